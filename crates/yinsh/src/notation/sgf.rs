@@ -1,0 +1,1 @@
+//! Import of boardspace.net SGF records.

@@ -1,0 +1,1 @@
+//! Turns in the official long form (RULES.md §7).
