@@ -84,11 +84,30 @@ impl Bitboard {
     /// The point with the lowest index, if any.
     #[inline]
     pub fn first(self) -> Option<Point> {
-        if self.0 == 0 {
-            None
+        self.into_iter().next()
+    }
+
+    /// The `n`-th point (from 0) in the order of iteration, if the set has that many.
+    #[inline]
+    pub fn nth(self, n: usize) -> Option<Point> {
+        let bits = self.0 & Bitboard::FULL.0;
+        let low = bits as u64;
+        let low_count = low.count_ones() as usize;
+        let (mut half, mut n, base) = if n < low_count {
+            (low, n, 0)
         } else {
-            Point::from_index(self.0.trailing_zeros() as usize)
+            ((bits >> 64) as u64, n - low_count, 64)
+        };
+        if n >= half.count_ones() as usize {
+            return None;
         }
+        while n > 0 {
+            half &= half - 1;
+            n -= 1;
+        }
+        Some(Point::from_board_index(
+            (base + half.trailing_zeros()) as u8,
+        ))
     }
 
     /// Shifts the set `n` grid indices down (towards index 0), keeping only board points.
@@ -110,9 +129,9 @@ impl Iterator for Points {
         if self.0 == 0 {
             return None;
         }
-        let i = self.0.trailing_zeros() as usize;
+        let i = self.0.trailing_zeros();
         self.0 &= self.0 - 1;
-        Point::from_index(i)
+        Some(Point::from_board_index(i as u8))
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
@@ -129,7 +148,8 @@ impl IntoIterator for Bitboard {
 
     #[inline]
     fn into_iter(self) -> Points {
-        Points(self.0)
+        // Only board points are iterated, whatever bits the raw value has.
+        Points(self.0 & Bitboard::FULL.0)
     }
 }
 

@@ -75,6 +75,14 @@ impl Point {
         Point::from_coords((index % GRID as usize) as i8, (index / GRID as usize) as i8)
     }
 
+    /// The point with grid index `index`, which the caller knows to be on the board
+    /// (it comes from a bit of [`crate::Bitboard::FULL`]).
+    #[inline]
+    pub(crate) const fn from_board_index(index: u8) -> Point {
+        debug_assert!(Point::from_index(index as usize).is_some());
+        Point(index)
+    }
+
     /// The grid index `column + 11 × row` (below 121).
     #[inline]
     pub const fn index(self) -> usize {

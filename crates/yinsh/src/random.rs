@@ -1,7 +1,9 @@
 //! Random playouts: a small fast generator and a game played to its end with uniformly
 //! random legal actions (for benchmarks, tests and Monte-Carlo search).
 
-use crate::position::Position;
+use crate::action::Action;
+use crate::point::Direction;
+use crate::position::{Position, Stage};
 use crate::rules::Outcome;
 
 /// A small, fast, seedable pseudo-random generator (xoshiro-like quality is not needed;
@@ -32,16 +34,54 @@ impl SplitMix64 {
     }
 }
 
+/// A legal action drawn uniformly from [`Position::legal_actions`], or `None` when the
+/// game is over.
+///
+/// Placements and ring moves, nearly every action of a game, are drawn from the sets of
+/// empty points and ring destinations without building the list of actions.
+pub fn random_action(pos: &Position, rng: &mut SplitMix64) -> Option<Action> {
+    match pos.stage() {
+        Stage::Place => {
+            let empty = !pos.occupied();
+            empty
+                .nth(rng.below(empty.count() as usize))
+                .map(Action::Place)
+        }
+        Stage::Move => {
+            let me = pos.turn();
+            let targets = pos.destinations_by_direction(me);
+            let total: usize = targets.iter().map(|t| t.count() as usize).sum();
+            if total == 0 {
+                return Some(Action::Pass);
+            }
+            let mut k = rng.below(total);
+            for (dir, set) in Direction::ALL.into_iter().zip(targets) {
+                let n = set.count() as usize;
+                if k < n {
+                    let to = set.nth(k).expect("k is below the count");
+                    let from = pos
+                        .ring_moving_to(to, dir)
+                        .expect("a ring makes every move");
+                    return Some(Action::Move { from, to });
+                }
+                k -= n;
+            }
+            unreachable!("k is below the total")
+        }
+        _ => {
+            let actions = pos.legal_actions();
+            (!actions.is_empty()).then(|| actions[rng.below(actions.len())])
+        }
+    }
+}
+
 /// Plays uniformly random legal actions from `pos` until the game is over and returns
 /// the final position.
 pub fn playout(mut pos: Position, rng: &mut SplitMix64) -> Position {
-    loop {
-        let actions = pos.legal_actions();
-        if actions.is_empty() {
-            return pos;
-        }
-        pos.play_unchecked(actions[rng.below(actions.len())]);
+    while let Some(action) = random_action(&pos, rng) {
+        pos.play_unchecked(action);
     }
+    pos
 }
 
 /// The outcome of a [`playout`].
