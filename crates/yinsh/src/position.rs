@@ -719,6 +719,15 @@ impl Position {
         unreachable!("`to` lies on the ray from `from`")
     }
 
+    /// The markers a ring move from `from` to `to` would flip (RULES.md M4): those
+    /// strictly between the two points; empty if they are not on a common line.
+    pub fn markers_between(&self, from: Point, to: Point) -> Bitboard {
+        match Direction::between(from, to) {
+            Some(dir) => between(from, to, dir) & self.all_markers(),
+            None => Bitboard::EMPTY,
+        }
+    }
+
     /// Whether `action` is legal here.
     pub fn is_legal(&self, action: Action) -> bool {
         self.check(action).is_ok()
