@@ -1,0 +1,10 @@
+//! Integration tests of the `yinsh` binary, one test binary for all: each test runs the
+//! real executable and reads its output.
+
+mod bench;
+mod common;
+mod convert;
+mod errors;
+mod moves;
+mod perft;
+mod show;
