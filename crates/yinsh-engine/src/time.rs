@@ -1,0 +1,131 @@
+//! Time management: how long to think about one decision.
+//!
+//! With a fixed move time the engine uses it, less a small safety margin. With clocks
+//! it divides its remaining time by an estimate of the decisions still to make, adds
+//! most of the increment, and never plans to use more than a quarter of what is left.
+//! Iterative deepening stops starting new iterations after the *soft* limit (there is
+//! no point beginning an iteration that cannot finish) and aborts at the *hard* limit.
+//! The search extends the soft limit when the best move keeps changing (see
+//! [`crate::search`]); a decision with a single legal action takes no time at all.
+
+use std::time::Duration;
+
+use yinsh::{Position, Stage};
+
+use crate::Limits;
+
+/// Time kept in reserve for process and pipe overhead on every decision.
+pub const OVERHEAD: Duration = Duration::from_millis(15);
+
+/// How long one search may run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Budget {
+    /// Start no new iteration after this.
+    pub soft: Option<Duration>,
+    /// Stop at once after this.
+    pub hard: Option<Duration>,
+}
+
+impl Budget {
+    /// No time limit.
+    pub const UNLIMITED: Budget = Budget {
+        soft: None,
+        hard: None,
+    };
+}
+
+/// Estimated decisions (placements and ring moves) the player to act still has to make.
+fn decisions_left(pos: &Position) -> u32 {
+    let placed = pos.all_rings().count()
+        + u32::from(pos.removed(yinsh::Color::White) + pos.removed(yinsh::Color::Black));
+    if pos.stage() == Stage::Place {
+        // Placements left plus a typical middle game.
+        let placements = (10 - placed).div_ceil(2);
+        placements + 26
+    } else {
+        // Games last about 60 ring moves; keep a floor so late moves still get time.
+        let moves = u32::from(pos.ring_moves());
+        (64u32.saturating_sub(moves) / 2).max(10)
+    }
+}
+
+/// The budget for a search of `pos` under `limits`.
+pub fn budget(pos: &Position, limits: &Limits) -> Budget {
+    if let Some(movetime) = limits.movetime {
+        let t = movetime
+            .saturating_sub(OVERHEAD.min(movetime / 10))
+            .max(Duration::from_millis(1));
+        return Budget {
+            soft: Some(t.mul_f64(0.6)),
+            hard: Some(t),
+        };
+    }
+    let Some(clock) = limits.clock else {
+        return Budget::UNLIMITED;
+    };
+    let (left, inc) = match pos.turn() {
+        yinsh::Color::White => (clock.wtime, clock.winc),
+        yinsh::Color::Black => (clock.btime, clock.binc),
+    };
+    let usable = left.saturating_sub(OVERHEAD * 2);
+    let mut base = usable / decisions_left(pos) + inc.mul_f64(0.75);
+    // Row and ring choices are small decisions: most of their work is in the hash table
+    // from the ring move before.
+    if matches!(
+        pos.stage(),
+        Stage::RemoveRow { .. } | Stage::RemoveRing { .. }
+    ) {
+        base /= 3;
+    }
+    let hard = (base * 3).min(usable / 4).max(Duration::from_millis(1));
+    let soft = base.min(hard).mul_f64(0.7);
+    Budget {
+        soft: Some(soft),
+        hard: Some(hard),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Clock;
+
+    #[test]
+    fn movetime_is_used_almost_fully() {
+        let b = budget(
+            &Position::new(),
+            &Limits {
+                movetime: Some(Duration::from_millis(1000)),
+                ..Limits::default()
+            },
+        );
+        assert_eq!(b.hard, Some(Duration::from_millis(985)));
+    }
+
+    #[test]
+    fn one_minute_games_leave_time_for_every_move() {
+        let limits = Limits {
+            clock: Some(Clock {
+                wtime: Duration::from_secs(60),
+                btime: Duration::from_secs(60),
+                ..Clock::default()
+            }),
+            ..Limits::default()
+        };
+        let b = budget(&Position::new(), &limits);
+        let hard = b.hard.unwrap();
+        assert!(hard < Duration::from_secs(8), "{hard:?}");
+        assert!(hard > Duration::from_millis(500), "{hard:?}");
+        // Almost out of time: still positive, never above a quarter of what is left.
+        let limits = Limits {
+            clock: Some(Clock {
+                wtime: Duration::from_millis(200),
+                btime: Duration::from_secs(60),
+                ..Clock::default()
+            }),
+            ..Limits::default()
+        };
+        let hard = budget(&Position::new(), &limits).hard.unwrap();
+        assert!(hard <= Duration::from_millis(50), "{hard:?}");
+    }
+}

@@ -1,0 +1,6 @@
+//! Engine integration tests, one binary for all.
+
+mod mcts;
+mod protocol;
+
+mod search;
