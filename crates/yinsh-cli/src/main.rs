@@ -5,6 +5,7 @@
 
 mod board;
 mod commands;
+mod date;
 mod position_args;
 
 use std::io::{self, BufWriter, Write};
@@ -12,7 +13,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-/// The YINSH command line: count, list and show positions, convert records, benchmark.
+/// The YINSH command line: count, list and show positions, convert records, benchmark,
+/// run the engine, play against it, analyse games and run engine matches.
 ///
 /// Positions are given as action tokens played from the empty board (`--moves
 /// "e3 a5 b5"`) or as a position string (`--position "4/7/8/9/10/9/10/9/8/7/4 w place
@@ -39,6 +41,14 @@ enum Command {
     Convert(commands::convert::ConvertArgs),
     /// Run a fixed single-threaded workload (perft and random playouts) and time it.
     Bench(commands::bench::BenchArgs),
+    /// Speak the engine text protocol on stdin and stdout.
+    Engine(commands::engine::EngineArgs),
+    /// Play a match between two protocol engines and rate them.
+    Arena(commands::arena::ArenaArgs),
+    /// Play a game against the engine in the terminal.
+    Play(commands::play::PlayArgs),
+    /// Annotate a game record with the engine's evaluations and the biggest mistakes.
+    Analyse(commands::analyse::AnalyseArgs),
 }
 
 /// Runs one subcommand, writing its output to `out`.
@@ -49,6 +59,10 @@ fn run(command: Command, out: &mut dyn Write) -> anyhow::Result<()> {
         Command::Show(args) => commands::show::run(&args, out),
         Command::Convert(args) => commands::convert::run(&args, out),
         Command::Bench(args) => commands::bench::run(&args, out),
+        Command::Engine(args) => commands::engine::run(&args, out),
+        Command::Arena(args) => commands::arena::run(&args, out),
+        Command::Play(args) => commands::play::run(&args, out),
+        Command::Analyse(args) => commands::analyse::run(&args, out),
     }?;
     out.flush()?;
     Ok(())
@@ -68,8 +82,9 @@ fn is_broken_pipe(err: &anyhow::Error) -> bool {
 /// exit status 1 (clap's own usage errors exit with 2).
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let stdout = io::stdout();
-    let mut out = BufWriter::new(stdout.lock());
+    // Not `stdout().lock()`: `yinsh engine` writes from its search thread too, which
+    // would wait forever for a lock held here.
+    let mut out = BufWriter::new(io::stdout());
     match run(cli.command, &mut out) {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,

@@ -97,12 +97,33 @@ fn help_documents_every_command() {
     let out = run(&["--help"]);
     assert!(out.status.success());
     let help = String::from_utf8(out.stdout).expect("UTF-8");
-    for command in ["perft", "moves", "show", "convert", "bench"] {
+    for command in [
+        "perft", "moves", "show", "convert", "bench", "engine", "arena", "play", "analyse",
+    ] {
         assert!(help.contains(command), "{command} missing from\n{help}");
     }
     let out = run(&["perft", "--help"]);
     let help = String::from_utf8(out.stdout).expect("UTF-8");
     for flag in ["--variant", "--moves", "--position", "--divide", "<DEPTH>"] {
+        assert!(help.contains(flag), "{flag} missing from\n{help}");
+    }
+    let out = run(&["arena", "--help"]);
+    let help = String::from_utf8(out.stdout).expect("UTF-8");
+    for flag in [
+        "--engine",
+        "--games",
+        "--movetime",
+        "--tc",
+        "--openings",
+        "--opening-plies",
+        "--seed",
+        "--concurrency",
+        "--variant",
+        "--out",
+        "--grace",
+        "--ready-timeout",
+        "--quiet",
+    ] {
         assert!(help.contains(flag), "{flag} missing from\n{help}");
     }
 }

@@ -3,7 +3,7 @@
 
 use std::time::{Duration, Instant};
 
-use yinsh::notation::record::{GameResult, Record, TimeControl, Termination};
+use yinsh::notation::record::{GameResult, Record, Termination, TimeControl};
 use yinsh::{Action, ByColor, Color, Position, Rules, Variant};
 
 use super::process::{EngineProcess, Reply};
@@ -91,18 +91,73 @@ fn newgame_command(rules: Rules) -> String {
     format!("newgame {variant}")
 }
 
+/// Whether `line` is a `bestmove` reply.
+fn is_bestmove(line: &str) -> bool {
+    line.split_whitespace().next() == Some("bestmove")
+}
+
+/// Why an engine could not start a game.
+struct StartFailure {
+    /// Whether the process ended (a wrong command, a crash) rather than misbehaved.
+    exited: bool,
+    reason: String,
+}
+
+impl StartFailure {
+    fn exited(engine: &mut EngineProcess) -> StartFailure {
+        let reason = match engine.exit_status(Duration::from_millis(200)) {
+            Some(status) => format!("the engine exited at startup ({status})"),
+            None => "the engine closed its output at startup".to_owned(),
+        };
+        StartFailure {
+            exited: true,
+            reason,
+        }
+    }
+
+    fn misbehaved(reason: String) -> StartFailure {
+        StartFailure {
+            exited: false,
+            reason,
+        }
+    }
+}
+
 /// Starts an engine and waits for its `readyok` after `newgame`.
-fn start(command: &str, rules: Rules, deadline: Instant) -> Result<EngineProcess, String> {
-    let mut engine =
-        EngineProcess::spawn(command).map_err(|e| format!("the engine did not start: {e}"))?;
-    engine
+fn start(command: &str, rules: Rules, deadline: Instant) -> Result<EngineProcess, StartFailure> {
+    let mut engine = EngineProcess::spawn(command).map_err(|e| StartFailure {
+        exited: true,
+        reason: format!("the engine did not start: {e}"),
+    })?;
+    if engine
         .send(&newgame_command(rules))
         .and_then(|()| engine.send("isready"))
-        .map_err(|_| "the engine exited at startup".to_owned())?;
-    match engine.wait_for(deadline, |line| line == "readyok") {
-        Reply::Line(_) => Ok(engine),
-        Reply::Timeout => Err("no readyok in time".to_owned()),
-        Reply::Closed => Err("the engine exited at startup".to_owned()),
+        .is_err()
+    {
+        return Err(StartFailure::exited(&mut engine));
+    }
+    // A `bestmove` before any `go` is a broken engine: no need to wait for the deadline.
+    let answer = |line: &str| line == "readyok" || is_bestmove(line);
+    match engine.wait_for(deadline, answer) {
+        Reply::Line(line) if line == "readyok" => Ok(engine),
+        Reply::Line(line) => Err(StartFailure::misbehaved(format!("'{line}' before any go"))),
+        Reply::Timeout => Err(StartFailure::misbehaved("no readyok in time".to_owned())),
+        Reply::Closed => Err(StartFailure::exited(&mut engine)),
+    }
+}
+
+/// Starts `command` once before a match and stops it again. An engine that exits
+/// instead of answering `isready` is an error (most likely a wrong command), returned
+/// as its reason; one that answers badly or not in time is left to the games, which it
+/// loses.
+pub fn probe(command: &str, rules: Rules, ready_timeout: Duration) -> Result<(), String> {
+    match start(command, rules, Instant::now() + ready_timeout) {
+        Ok(engine) => {
+            engine.shutdown();
+            Ok(())
+        }
+        Err(failure) if failure.exited => Err(failure.reason),
+        Err(_) => Ok(()),
     }
 }
 
@@ -131,26 +186,34 @@ pub fn play(settings: &MatchSettings, spec: &GameSpec) -> Played {
     let result = match start_both(&commands, rules, settings.ready_timeout) {
         Ok(mut engines) => {
             let end = referee(settings, &mut engines, &mut pos, &mut actions);
-            for (_, engine) in [(Color::White, engines.white), (Color::Black, engines.black)] {
-                engine.shutdown();
-            }
+            engines.white.shutdown();
+            engines.black.shutdown();
             end
         }
         Err(end) => end,
     };
     let (game_result, adjudication) = match result {
-        Ok(()) => {
+        End::Board => {
             let outcome = pos.outcome().expect("the referee returns at the end");
             (GameResult::from(outcome), None)
         }
-        Err(Some(forfeit)) => (
+        End::Forfeit(forfeit) => (
             GameResult {
                 winner: Some(!forfeit.loser),
                 termination: forfeit.termination,
             },
-            Some(format!("{} forfeits: {}", forfeit.loser, forfeit.reason)),
+            Some(format!(
+                "{} (engine {}) forfeits: {}",
+                forfeit.loser,
+                if (forfeit.loser == Color::White) == spec.first_is_white {
+                    1
+                } else {
+                    2
+                },
+                forfeit.reason
+            )),
         ),
-        Err(None) => (
+        End::NoStart => (
             GameResult {
                 winner: None,
                 termination: Termination::Abandoned,
@@ -204,19 +267,24 @@ pub fn play(settings: &MatchSettings, spec: &GameSpec) -> Played {
     }
 }
 
-/// The game's end before any move: `Err(Some(forfeit))` when one engine failed to start,
-/// `Err(None)` when both did.
-type StartEnd = Result<(), Option<Forfeit>>;
+/// How a game ended.
+enum End {
+    /// On the board.
+    Board,
+    /// An engine lost off the board.
+    Forfeit(Forfeit),
+    /// Neither engine started.
+    NoStart,
+}
 
 /// Starts both engines; a failure is the end of the game.
 fn start_both(
     commands: &ByColor<&str>,
     rules: Rules,
     ready_timeout: Duration,
-) -> Result<ByColor<EngineProcess>, StartEnd> {
+) -> Result<ByColor<EngineProcess>, End> {
     let deadline = Instant::now() + ready_timeout;
-    // Started one after the other but waited for under one deadline: a slow engine does
-    // not eat into the other's time.
+    // Both start at once, under one deadline.
     let (white, black) = std::thread::scope(|scope| {
         let white = scope.spawn(|| start(commands.white, rules, deadline));
         let black = start(commands.black, rules, deadline);
@@ -224,17 +292,17 @@ fn start_both(
     });
     match (white, black) {
         (Ok(white), Ok(black)) => Ok(ByColor { white, black }),
-        (Err(reason), Ok(_)) => Err(Err(Some(Forfeit::new(
+        (Err(failure), Ok(_)) => Err(End::Forfeit(Forfeit::new(
             Color::White,
             Termination::Abandoned,
-            reason,
-        )))),
-        (Ok(_), Err(reason)) => Err(Err(Some(Forfeit::new(
+            failure.reason,
+        ))),
+        (Ok(_), Err(failure)) => Err(End::Forfeit(Forfeit::new(
             Color::Black,
             Termination::Abandoned,
-            reason,
-        )))),
-        (Err(_), Err(_)) => Err(Err(None)),
+            failure.reason,
+        ))),
+        (Err(_), Err(_)) => Err(End::NoStart),
     }
 }
 
@@ -243,14 +311,14 @@ fn ms(d: Duration) -> u128 {
     d.as_millis()
 }
 
-/// Asks the engines for actions until the game ends on the board (`Ok`) or an engine
+/// Asks the engines for actions until the game ends on the board or an engine
 /// forfeits.
 fn referee(
     settings: &MatchSettings,
     engines: &mut ByColor<EngineProcess>,
     pos: &mut Position,
     actions: &mut Vec<Action>,
-) -> StartEnd {
+) -> End {
     let (mut clocks, increment) = match settings.timing {
         Timing::Clock(tc) => {
             let initial = Duration::from_secs(u64::from(tc.initial_secs));
@@ -292,50 +360,41 @@ fn referee(
                 clocks[me],
             ),
         };
-        let crashed = || {
-            Err(Some(Forfeit::new(
-                me,
-                Termination::Abandoned,
-                "the engine exited (crash)".to_owned(),
-            )))
-        };
         if engine
             .send(&position)
             .and_then(|()| engine.send(&go))
             .is_err()
         {
-            return crashed();
+            return End::Forfeit(crashed(me, engine));
         }
         let asked = Instant::now();
-        let reply = engine.wait_for(asked + allowed, |line| {
-            line.split_whitespace().next() == Some("bestmove")
-        });
+        let reply = engine.wait_for(asked + allowed, is_bestmove);
         let elapsed = asked.elapsed();
         let line = match reply {
             Reply::Line(line) => line,
-            Reply::Closed => return crashed(),
-            Reply::Timeout => return Err(Some(time_forfeit(settings.timing, me, elapsed))),
+            Reply::Closed => return End::Forfeit(crashed(me, engine)),
+            Reply::Timeout => return End::Forfeit(time_forfeit(settings.timing, me, elapsed)),
         };
         if elapsed > allowed {
-            return Err(Some(time_forfeit(settings.timing, me, elapsed)));
+            return End::Forfeit(time_forfeit(settings.timing, me, elapsed));
         }
         let token = line.split_whitespace().nth(1).unwrap_or("");
         let action: Action = match token.parse() {
             Ok(action) => action,
             Err(_) => {
-                return Err(Some(Forfeit::new(
+                return End::Forfeit(Forfeit::new(
                     me,
                     Termination::Abandoned,
                     format!("malformed bestmove '{}'", line.trim()),
-                )));
+                ));
             }
         };
         if let Err(illegal) = pos.play(action) {
-            return Err(Some(Forfeit::new(
+            return End::Forfeit(Forfeit::new(
                 me,
                 Termination::Abandoned,
                 format!("illegal move '{action}' ({})", illegal.reason),
-            )));
+            ));
         }
         actions.push(action);
         if let Timing::Clock(_) = settings.timing {
@@ -347,7 +406,16 @@ fn referee(
             }
         }
     }
-    Ok(())
+    End::Board
+}
+
+/// The loss of `loser`, whose engine is gone.
+fn crashed(loser: Color, engine: &mut EngineProcess) -> Forfeit {
+    let reason = match engine.exit_status(Duration::from_millis(200)) {
+        Some(status) => format!("the engine exited ({status})"),
+        None => "the engine closed its output".to_owned(),
+    };
+    Forfeit::new(loser, Termination::Abandoned, reason)
 }
 
 /// The loss on time of `loser`, who thought for `elapsed`.
@@ -359,10 +427,7 @@ fn time_forfeit(timing: Timing, loser: Color, elapsed: Duration) -> Forfeit {
             ms(movetime),
             ms(grace)
         ),
-        Timing::Clock(_) => format!(
-            "time: the clock ran out (thought {} ms)",
-            ms(elapsed)
-        ),
+        Timing::Clock(_) => format!("time: the clock ran out (thought {} ms)", ms(elapsed)),
     };
     Forfeit::new(loser, Termination::Time, reason)
 }

@@ -2,8 +2,8 @@
 //! a thread of our own, so that every wait has a deadline and a silent, dead or
 //! flooding engine can never hang the arena.
 
-use std::io::{self, BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::io::{self, BufRead, BufReader, Read, Write};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -60,16 +60,8 @@ impl EngineProcess {
             let mut buf = Vec::new();
             loop {
                 buf.clear();
-                match (&mut reader).take(MAX_LINE as u64).read_until(b'\n', &mut buf) {
-                    Ok(0) | Err(_) => break,
-                    Ok(_) => {}
-                }
-                if buf.last() != Some(&b'\n') && buf.len() >= MAX_LINE {
-                    // Skip the rest of an overlong line.
-                    let mut rest = Vec::new();
-                    if reader.read_until(b'\n', &mut rest).is_err() {
-                        break;
-                    }
+                if !read_line_capped(&mut reader, &mut buf) {
+                    break;
                 }
                 let line = String::from_utf8_lossy(&buf).trim().to_owned();
                 if sender.send(line).is_err() {
@@ -108,18 +100,24 @@ impl EngineProcess {
         }
     }
 
+    /// The exit status, once the process has ended (waiting up to `patience` for it).
+    pub fn exit_status(&mut self, patience: Duration) -> Option<ExitStatus> {
+        let start = Instant::now();
+        loop {
+            match self.child.try_wait() {
+                Ok(Some(status)) => return Some(status),
+                Ok(None) if start.elapsed() < patience => thread::sleep(Duration::from_millis(5)),
+                _ => return None,
+            }
+        }
+    }
+
     /// Asks the engine to quit, gives it a moment, then kills what is left.
     pub fn shutdown(mut self) {
         let _ = self.send("quit");
         // Closing stdin is the end of input for engines that read until EOF.
         self.stdin = None;
-        let start = Instant::now();
-        while start.elapsed() < QUIT_GRACE {
-            if matches!(self.child.try_wait(), Ok(Some(_))) {
-                break;
-            }
-            thread::sleep(Duration::from_millis(5));
-        }
+        self.exit_status(QUIT_GRACE);
         // Drop kills any straggler.
     }
 
@@ -140,9 +138,80 @@ impl EngineProcess {
     }
 }
 
+/// Reads one line into `buf`, keeping at most [`MAX_LINE`] bytes of it (the rest of a
+/// longer line is read and dropped, in bounded pieces). `false` at the end of the
+/// output or on a read error.
+fn read_line_capped(reader: &mut impl BufRead, buf: &mut Vec<u8>) -> bool {
+    match reader.take(MAX_LINE as u64).read_until(b'\n', buf) {
+        Ok(0) | Err(_) => return false,
+        Ok(_) => {}
+    }
+    let mut complete = buf.last() == Some(&b'\n');
+    let mut rest = Vec::new();
+    while !complete {
+        rest.clear();
+        match reader.take(MAX_LINE as u64).read_until(b'\n', &mut rest) {
+            Ok(0) => break,
+            Ok(_) => complete = rest.last() == Some(&b'\n'),
+            Err(_) => return false,
+        }
+    }
+    true
+}
+
 impl Drop for EngineProcess {
     fn drop(&mut self) {
         self.stdin = None;
         self.kill();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn overlong_lines_are_cut() {
+        let mut text = vec![b'x'; 3 * MAX_LINE + 7];
+        text.extend_from_slice(b"\nbestmove e3\nlast");
+        let mut reader = io::Cursor::new(text);
+        let mut buf = Vec::new();
+        assert!(read_line_capped(&mut reader, &mut buf));
+        assert_eq!(buf.len(), MAX_LINE);
+        buf.clear();
+        assert!(read_line_capped(&mut reader, &mut buf));
+        assert_eq!(buf, b"bestmove e3\n");
+        buf.clear();
+        assert!(read_line_capped(&mut reader, &mut buf));
+        assert_eq!(buf, b"last");
+        buf.clear();
+        assert!(!read_line_capped(&mut reader, &mut buf));
+    }
+
+    #[test]
+    fn a_dead_engine_is_noticed() {
+        let mut engine = EngineProcess::spawn("echo hello; exit 4").unwrap();
+        let deadline = Instant::now() + Duration::from_secs(5);
+        assert_eq!(
+            engine.wait_for(deadline, |_| true),
+            Reply::Line("hello".to_owned())
+        );
+        assert_eq!(engine.wait_for(deadline, |_| true), Reply::Closed);
+        assert_eq!(
+            engine
+                .exit_status(Duration::from_secs(5))
+                .and_then(|s| s.code()),
+            Some(4)
+        );
+    }
+
+    #[test]
+    fn a_silent_engine_times_out_and_is_killed() {
+        let engine = EngineProcess::spawn("sleep 30").unwrap();
+        let deadline = Instant::now() + Duration::from_millis(50);
+        assert_eq!(engine.wait_for(deadline, |_| true), Reply::Timeout);
+        let start = Instant::now();
+        engine.shutdown();
+        assert!(start.elapsed() < Duration::from_secs(5));
     }
 }
