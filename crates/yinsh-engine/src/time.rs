@@ -55,8 +55,10 @@ pub fn budget(pos: &Position, limits: &Limits) -> Budget {
         let t = movetime
             .saturating_sub(OVERHEAD.min(movetime / 10))
             .max(Duration::from_millis(1));
+        // A fixed move time is there to be used: iterate until the hard limit (an
+        // unfinished iteration still changes the move when it has found a better one).
         return Budget {
-            soft: Some(t.mul_f64(0.6)),
+            soft: Some(t),
             hard: Some(t),
         };
     }
