@@ -1,6 +1,9 @@
-//! Perft counts from fixture files (RULES.md §8).
+//! Perft counts from fixture files (RULES.md §8), and how perft treats the stages the
+//! fixture cannot show: passes, finished games, the blitz target.
 
-use yinsh::{Action, Position, Rules, Variant, perft};
+use yinsh::{
+    Action, Bitboard, ByColor, Position, Rules, Setup, Stage, Variant, perft, perft_divide,
+};
 
 /// Plays space-separated tokens from the empty board of `variant`.
 fn position_after(variant: Variant, tokens: &[&str]) -> Position {
@@ -42,4 +45,121 @@ fn check_fixture(text: &str, max_depth: u32) -> usize {
 fn shared_fixture() {
     let n = check_fixture(include_str!("fixtures/perft.txt"), 3);
     assert!(n >= 20);
+}
+
+/// The positions of the fixture file, with their depth and count.
+fn fixture_positions() -> Vec<(Variant, Vec<String>, u32, u64)> {
+    include_str!("fixtures/perft.txt")
+        .lines()
+        .map(str::trim)
+        .filter(|line| !line.is_empty() && !line.starts_with('#'))
+        .map(|line| {
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            (
+                fields[0].parse().unwrap(),
+                fields[3..].iter().map(|t| t.to_string()).collect(),
+                fields[1].parse().unwrap(),
+                fields[2].parse().unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// Perft through the checked `play`: every action `legal_actions` lists must be accepted.
+fn perft_checked(pos: &Position, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    pos.legal_actions()
+        .into_iter()
+        .map(|action| {
+            let mut child = *pos;
+            child
+                .play(action)
+                .unwrap_or_else(|e| panic!("{e} in {pos:?}"));
+            perft_checked(&child, depth - 1)
+        })
+        .sum()
+}
+
+#[test]
+fn divide_sums_to_perft_and_checked_play_agrees() {
+    for (variant, tokens, depth, count) in fixture_positions() {
+        if tokens.is_empty() && depth == 3 {
+            continue; // 592 620 leaves: the fixture check above covers it
+        }
+        let tokens: Vec<&str> = tokens.iter().map(String::as_str).collect();
+        let pos = position_after(variant, &tokens);
+        let divide = perft_divide(&pos, depth);
+        assert_eq!(divide.len(), pos.legal_actions().len());
+        assert_eq!(divide.iter().map(|(_, n)| n).sum::<u64>(), count);
+        let listed: Vec<Action> = divide.iter().map(|(a, _)| *a).collect();
+        assert_eq!(listed, pos.legal_actions().to_vec());
+        assert_eq!(perft_checked(&pos, depth), count, "after {tokens:?}");
+    }
+}
+
+#[test]
+fn perft_of_a_finished_game_is_zero() {
+    let mut setup = Setup::empty(Rules::STANDARD);
+    setup.rings = ByColor {
+        white: ["e5", "g11"].iter().map(|p| p.parse().unwrap()).collect(),
+        black: ["c2", "k7", "k8", "k9", "k10"]
+            .iter()
+            .map(|p| p.parse().unwrap())
+            .collect(),
+    };
+    setup.removed.white = 3;
+    setup.stage = Stage::Over;
+    let over = Position::from_setup(setup).unwrap();
+    assert!(over.is_over());
+    assert_eq!(perft(&over, 0), 1);
+    for depth in 1..4 {
+        assert_eq!(perft(&over, depth), 0);
+    }
+    assert!(perft_divide(&over, 2).is_empty());
+}
+
+#[test]
+fn perft_counts_a_pass_as_one_action() {
+    // White's a2 a3 a4 (two removed) are boxed in by Black's a5 b2 b3 b4 b5 (RULES.md E3).
+    let mut setup = Setup::empty(Rules::STANDARD);
+    let set = |points: &str| -> Bitboard {
+        points
+            .split(' ')
+            .map(|p| p.parse::<yinsh::Point>().unwrap())
+            .collect()
+    };
+    setup.rings = ByColor {
+        white: set("a2 a3 a4"),
+        black: set("a5 b2 b3 b4 b5"),
+    };
+    setup.removed.white = 2;
+    setup.stage = Stage::Move;
+    let boxed = Position::from_setup(setup).unwrap();
+    assert_eq!(perft(&boxed, 1), 1);
+    let mut after_pass = boxed;
+    after_pass.play(Action::Pass).unwrap();
+    assert_eq!(perft(&boxed, 2), perft(&after_pass, 1));
+    assert_eq!(perft(&boxed, 3), perft(&after_pass, 2));
+    assert!(perft(&after_pass, 1) > 1);
+}
+
+#[test]
+fn blitz_ends_with_the_first_ring_removed() {
+    // The fixture's row choice for White (standard perft 3 = 10): under blitz the ring
+    // removal ends the game (RULES.md V2), so nothing follows it.
+    let (_, tokens, depth, count) = fixture_positions()
+        .into_iter()
+        .find(|(_, tokens, _, count)| *count == 10 && tokens.last().unwrap() == "i6-g4")
+        .expect("the fixture line");
+    assert_eq!((depth, count), (3, 10));
+    let tokens: Vec<&str> = tokens.iter().map(String::as_str).collect();
+    let standard = position_after(Variant::Standard, &tokens);
+    let blitz = position_after(Variant::Blitz, &tokens);
+    assert!(matches!(standard.stage(), Stage::RemoveRow { .. }));
+    assert_eq!(perft(&standard, 3), 10);
+    assert_eq!(perft(&blitz, 1), perft(&standard, 1));
+    assert_eq!(perft(&blitz, 2), perft(&standard, 2));
+    assert_eq!(perft(&blitz, 3), 0);
 }
