@@ -894,17 +894,13 @@ impl Position {
     }
 }
 
-/// Shifts a set `n` steps of grid offset `O`, forward or backward, keeping board points.
-/// A one-step shift never carries a board point onto another board point across the
-/// grid's edge, so fills built from it only ever follow real lines.
+/// Shifts a set `n` steps of grid offset `O`, forward or backward. The result may hold
+/// bits that are not board points; every caller intersects it with a set of board
+/// points. A one-step shift never carries a board point onto another board point across
+/// the grid's edge, so fills built from it only ever follow real lines.
 #[inline(always)]
 const fn shift<const O: u32, const FORWARD: bool>(set: u128, n: u32) -> u128 {
-    let s = if FORWARD {
-        set << (O * n)
-    } else {
-        set >> (O * n)
-    };
-    s & Bitboard::FULL.0
+    if FORWARD { set << (O * n) } else { set >> (O * n) }
 }
 
 /// Fills `seeds` forward through `through`, up to 15 steps (Kogge-Stone).

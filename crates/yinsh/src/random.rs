@@ -50,18 +50,16 @@ pub fn random_action(pos: &Position, rng: &mut SplitMix64) -> Option<Action> {
         Stage::Move => {
             let me = pos.turn();
             let targets = pos.destinations_by_direction(me);
-            let total: usize = targets.iter().map(|t| t.count() as usize).sum();
+            let counts = targets.map(|t| t.count() as usize);
+            let total: usize = counts.iter().sum();
             if total == 0 {
                 return Some(Action::Pass);
             }
             let mut k = rng.below(total);
-            for (dir, set) in Direction::ALL.into_iter().zip(targets) {
-                let n = set.count() as usize;
+            for ((dir, set), n) in Direction::ALL.into_iter().zip(targets).zip(counts) {
                 if k < n {
                     let to = set.nth(k).expect("k is below the count");
-                    let from = pos
-                        .ring_moving_to(to, dir)
-                        .expect("a ring makes every move");
+                    let from = pos.ring_moving_to(to, dir).expect("a ring makes every move");
                     return Some(Action::Move { from, to });
                 }
                 k -= n;
