@@ -47,6 +47,12 @@ fn shared_fixture() {
     assert!(n >= 20);
 }
 
+#[test]
+fn own_fixture() {
+    let n = check_fixture(include_str!("fixtures/perft-extra.txt"), 3);
+    assert!(n >= 16);
+}
+
 /// The positions of the fixture file, with their depth and count.
 fn fixture_positions() -> Vec<(Variant, Vec<String>, u32, u64)> {
     include_str!("fixtures/perft.txt")
