@@ -900,7 +900,11 @@ impl Position {
 /// the grid's edge, so fills built from it only ever follow real lines.
 #[inline(always)]
 const fn shift<const O: u32, const FORWARD: bool>(set: u128, n: u32) -> u128 {
-    if FORWARD { set << (O * n) } else { set >> (O * n) }
+    if FORWARD {
+        set << (O * n)
+    } else {
+        set >> (O * n)
+    }
 }
 
 /// Fills `seeds` forward through `through`, up to 15 steps (Kogge-Stone).

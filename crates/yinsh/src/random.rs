@@ -59,7 +59,9 @@ pub fn random_action(pos: &Position, rng: &mut SplitMix64) -> Option<Action> {
             for ((dir, set), n) in Direction::ALL.into_iter().zip(targets).zip(counts) {
                 if k < n {
                     let to = set.nth(k).expect("k is below the count");
-                    let from = pos.ring_moving_to(to, dir).expect("a ring makes every move");
+                    let from = pos
+                        .ring_moving_to(to, dir)
+                        .expect("a ring makes every move");
                     return Some(Action::Move { from, to });
                 }
                 k -= n;
