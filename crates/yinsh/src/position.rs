@@ -861,20 +861,24 @@ impl Position {
         }
     }
 
-    /// The player to act is about to move a ring: end the game if the pool is empty
-    /// (E2), the turn limit is reached (V4) or nobody can move (E4).
+    /// The player to act is about to move a ring. The game ends when the turn limit is
+    /// reached (V4) or nobody can move (E4); a player who cannot move passes (E3) and so
+    /// takes no marker; otherwise the player must take a marker, and an empty pool ends
+    /// the game (E2).
     fn begin_move(&mut self) {
         self.stage = Stage::Move;
-        if self.pool() == 0 {
-            self.finish_on_score(EndReason::PoolExhausted);
-        } else if self
+        if self
             .rules
             .turn_limit
             .is_some_and(|limit| self.ring_moves >= limit)
         {
             self.finish_on_score(EndReason::TurnLimit);
-        } else if !self.can_move(self.turn) && !self.can_move(!self.turn) {
-            self.finish_on_score(EndReason::NoMoves);
+        } else if !self.can_move(self.turn) {
+            if !self.can_move(!self.turn) {
+                self.finish_on_score(EndReason::NoMoves);
+            }
+        } else if self.pool() == 0 {
+            self.finish_on_score(EndReason::PoolExhausted);
         }
     }
 

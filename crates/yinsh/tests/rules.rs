@@ -1189,6 +1189,24 @@ fn e3_a_player_who_cannot_move_passes() {
 }
 
 #[test]
+fn e2_e3_a_player_who_cannot_move_passes_even_when_the_pool_is_empty() {
+    // Only a player who must take a marker to move ends the game on an empty pool (E2);
+    // a player who cannot move passes and takes none (E3). So White, boxed in, passes;
+    // then Black must move, finds the pool empty, and the game ends on the score.
+    let scene = fill_markers(boxed_in_white().to_setup(), corner(), 51);
+    let mut pos = position(scene);
+    assert_eq!(pos.pool(), 0);
+    assert!(pos.can_move(Color::Black));
+    assert_eq!(legal(&pos), ["pass"]);
+    play(&mut pos, "pass");
+    assert_eq!(pos.turn(), Color::Black);
+    assert_eq!(
+        outcome(&pos),
+        (Some(Color::White), EndReason::PoolExhausted)
+    );
+}
+
+#[test]
 fn e3_several_passes_in_a_row() {
     let mut pos = boxed_in_white();
     // a5's marker still walls a4 in: the column ends at a5.
