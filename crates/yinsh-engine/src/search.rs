@@ -43,6 +43,8 @@ enum Bound {
 pub struct TransTable {
     entries: Vec<[AtomicU64; 2]>,
     mask: usize,
+    /// Whether anything was stored since the last clear (clearing is skipped if not).
+    used: AtomicBool,
 }
 
 #[derive(Clone, Copy)]
@@ -91,11 +93,15 @@ impl TransTable {
                 .map(|_| [AtomicU64::new(0), AtomicU64::new(0)])
                 .collect(),
             mask: n - 1,
+            used: AtomicBool::new(false),
         }
     }
 
     /// Forgets every entry.
     pub fn clear(&self) {
+        if !self.used.swap(false, Ordering::Relaxed) {
+            return;
+        }
         for e in &self.entries {
             e[0].store(0, Ordering::Relaxed);
             e[1].store(0, Ordering::Relaxed);
@@ -130,6 +136,9 @@ impl TransTable {
             | u64::from(e.action.map_or(0, encode_action)) << 42;
         slot[0].store(key ^ data, Ordering::Relaxed);
         slot[1].store(data, Ordering::Relaxed);
+        if !self.used.load(Ordering::Relaxed) {
+            self.used.store(true, Ordering::Relaxed);
+        }
     }
 }
 
@@ -183,15 +192,15 @@ pub struct LevelSettings {
 /// The settings of a level (1 to 10).
 pub fn level_settings(level: u8) -> LevelSettings {
     let (max_depth, max_nodes, noise) = match level.clamp(*LEVELS.start(), *LEVELS.end()) {
-        1 => (1, None, 600),
-        2 => (1, None, 250),
-        3 => (2, None, 150),
-        4 => (2, None, 60),
-        5 => (3, None, 40),
+        1 => (1, None, 400),
+        2 => (1, None, 200),
+        3 => (2, None, 120),
+        4 => (2, None, 50),
+        5 => (3, None, 30),
         6 => (3, None, 0),
         7 => (4, None, 0),
-        8 => (MAX_DEPTH, Some(150_000), 0),
-        9 => (MAX_DEPTH, Some(600_000), 0),
+        8 => (MAX_DEPTH, Some(60_000), 0),
+        9 => (MAX_DEPTH, Some(250_000), 0),
         _ => (MAX_DEPTH, None, 0),
     };
     LevelSettings {
@@ -378,7 +387,7 @@ impl Searcher {
         let info = SearchInfo {
             depth,
             score: to_score(best.2),
-            nodes: shared.nodes.load(Ordering::Relaxed) + w.nodes,
+            nodes: shared.total_nodes(&w),
             time: shared.start.elapsed(),
             pv: vec![best.1],
         };
@@ -421,8 +430,11 @@ fn main_loop(
         };
         report(&info);
         last = Some(info);
-        if score.abs() >= WIN_BOUND && (WIN - score.abs()) as u32 <= depth {
-            break; // a forced result was found within the horizon
+        if score >= WIN_BOUND && (WIN - score) as u32 <= depth {
+            // A forced win within the horizon. A forced loss does not end the search:
+            // a deeper iteration may still find a defence that a reduction hid, or at
+            // least the longest resistance.
+            break;
         }
         // Instability: when the best action changes, allow more time (once per change).
         if previous_best.is_some_and(|p| p != best)
@@ -447,8 +459,11 @@ fn main_loop(
     if info.pv.first() != Some(&best) {
         info.pv = vec![best];
     }
+    // A last report with the totals of the whole search, also when its last iteration
+    // was cut short.
     info.nodes = shared.total_nodes(&w);
     info.time = shared.start.elapsed();
+    report(&info);
     SearchResult { best, info }
 }
 
