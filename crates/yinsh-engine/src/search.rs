@@ -192,13 +192,13 @@ pub struct LevelSettings {
 /// The settings of a level (1 to 10).
 pub fn level_settings(level: u8) -> LevelSettings {
     let (max_depth, max_nodes, noise) = match level.clamp(*LEVELS.start(), *LEVELS.end()) {
-        1 => (1, None, 400),
-        2 => (1, None, 200),
-        3 => (2, None, 120),
+        1 => (1, None, 800),
+        2 => (1, None, 250),
+        3 => (2, None, 150),
         4 => (2, None, 50),
-        5 => (3, None, 30),
-        6 => (3, None, 0),
-        7 => (4, None, 0),
+        5 => (3, None, 50),
+        6 => (4, None, 0),
+        7 => (MAX_DEPTH, Some(25_000), 0),
         8 => (MAX_DEPTH, Some(60_000), 0),
         9 => (MAX_DEPTH, Some(250_000), 0),
         _ => (MAX_DEPTH, None, 0),
