@@ -231,8 +231,13 @@ impl Default for Searcher {
 impl Searcher {
     /// Full strength, one thread, a 32 MiB table.
     pub fn new() -> Searcher {
+        Searcher::with_hash_size(32)
+    }
+
+    /// Full strength, one thread, a transposition table of about `megabytes` MiB.
+    pub fn with_hash_size(megabytes: usize) -> Searcher {
         Searcher {
-            tt: Arc::new(TransTable::new(32)),
+            tt: Arc::new(TransTable::new(megabytes)),
             weights: Weights::default(),
             level: *LEVELS.end(),
             threads: 1,
