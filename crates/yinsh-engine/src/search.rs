@@ -416,6 +416,7 @@ fn main_loop(
     let mut last: Option<SearchInfo> = None;
     let mut soft = budget.soft;
     let mut previous_best = None;
+    let mut aborted = false;
     for depth in 1..=max_depth {
         let Some((score, pv)) = w.root(pos, depth, Some(best)) else {
             // Aborted: a partial iteration still improves the move when its first (the
@@ -423,6 +424,7 @@ fn main_loop(
             if let Some(a) = w.partial_best {
                 best = a;
             }
+            aborted = true;
             break;
         };
         best = pv[0];
@@ -464,11 +466,13 @@ fn main_loop(
     if info.pv.first() != Some(&best) {
         info.pv = vec![best];
     }
-    // A last report with the totals of the whole search, also when its last iteration
-    // was cut short.
     info.nodes = shared.total_nodes(&w);
     info.time = shared.start.elapsed();
-    report(&info);
+    if aborted {
+        // The last iteration was cut short: report the totals of the whole search and
+        // the action it settled on.
+        report(&info);
+    }
     SearchResult { best, info }
 }
 
