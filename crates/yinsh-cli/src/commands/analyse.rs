@@ -8,8 +8,7 @@
 //! each position is searched once), or the best score when the played action is the
 //! engine's choice. The drop is the difference, from the mover's point of view.
 
-use std::fs;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -76,15 +75,7 @@ struct Decision {
 /// Reads, replays and annotates the record.
 pub fn run(args: &AnalyseArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let name = args.input.display();
-    let text = if args.input.as_os_str() == "-" {
-        let mut text = String::new();
-        std::io::stdin()
-            .read_to_string(&mut text)
-            .context("cannot read stdin")?;
-        text
-    } else {
-        fs::read_to_string(&args.input).with_context(|| format!("cannot read '{name}'"))?
-    };
+    let text = super::read_input(&args.input)?;
     let record =
         Record::parse(&text).with_context(|| format!("cannot read the record '{name}'"))?;
     let positions = record.positions()?;

@@ -1,7 +1,7 @@
 //! `yinsh convert`: a boardspace.net SGF record in the project's record format.
 
 use std::fs;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::Context;
@@ -22,15 +22,7 @@ pub struct ConvertArgs {
 /// Reads the SGF record, imports it and writes the record text.
 pub fn run(args: &ConvertArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let name = args.input.display();
-    let text = if args.input.as_os_str() == "-" {
-        let mut text = String::new();
-        std::io::stdin()
-            .read_to_string(&mut text)
-            .context("cannot read stdin")?;
-        text
-    } else {
-        fs::read_to_string(&args.input).with_context(|| format!("cannot read '{name}'"))?
-    };
+    let text = super::read_input(&args.input)?;
     let record =
         yinsh::notation::sgf::import(&text).with_context(|| format!("cannot convert '{name}'"))?;
     let mut record = record.to_string();

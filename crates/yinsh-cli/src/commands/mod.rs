@@ -9,3 +9,21 @@ pub mod moves;
 pub mod perft;
 pub mod play;
 pub mod show;
+
+use std::io::Read;
+use std::path::Path;
+
+use anyhow::Context;
+
+/// The text of the file at `path`, or of standard input when `path` is `-`.
+pub fn read_input(path: &Path) -> anyhow::Result<String> {
+    if path.as_os_str() == "-" {
+        let mut text = String::new();
+        std::io::stdin()
+            .read_to_string(&mut text)
+            .context("cannot read stdin")?;
+        Ok(text)
+    } else {
+        std::fs::read_to_string(path).with_context(|| format!("cannot read '{}'", path.display()))
+    }
+}
