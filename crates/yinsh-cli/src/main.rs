@@ -13,8 +13,9 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-/// The YINSH command line: count, list and show positions, convert records, benchmark,
-/// run the engine, play against it, analyse games and run engine matches.
+/// The YINSH command line: run the game server, count, list and show positions, convert
+/// records, benchmark, run the engine, play against it, analyse games and run engine
+/// matches.
 ///
 /// Positions are given as action tokens played from the empty board (`--moves
 /// "e3 a5 b5"`) or as a position string (`--position "4/7/8/9/10/9/10/9/8/7/4 w place
@@ -49,6 +50,8 @@ enum Command {
     Play(commands::play::PlayArgs),
     /// Annotate a game record with the engine's evaluations and the biggest mistakes.
     Analyse(commands::analyse::AnalyseArgs),
+    /// Run the game server (lobby, tables, clocks, archive, bots) and the web client.
+    Serve(commands::serve::ServeArgs),
 }
 
 /// Runs one subcommand, writing its output to `out`.
@@ -63,6 +66,7 @@ fn run(command: Command, out: &mut dyn Write) -> anyhow::Result<()> {
         Command::Arena(args) => commands::arena::run(&args, out),
         Command::Play(args) => commands::play::run(&args, out),
         Command::Analyse(args) => commands::analyse::run(&args, out),
+        Command::Serve(args) => commands::serve::run(&args, out),
     }?;
     out.flush()?;
     Ok(())

@@ -11,4 +11,5 @@ mod errors;
 mod moves;
 mod perft;
 mod play;
+mod serve;
 mod show;

@@ -8,6 +8,7 @@ pub mod engine;
 pub mod moves;
 pub mod perft;
 pub mod play;
+pub mod serve;
 pub mod show;
 
 use std::io::Read;

@@ -1,0 +1,676 @@
+// The WebSocket and HTTP protocol types of the YINSH server.
+// Generated from crates/yinsh-server/src/protocol.rs; do not edit by hand.
+// Regenerate: UPDATE_PROTOCOL=1 cargo test -p yinsh-server protocol_types
+
+export type SeatColor = "white" | "black";
+
+export type Pair<T> = { 
+/**
+ * White's value.
+ */
+white: T, 
+/**
+ * Black's value.
+ */
+black: T, };
+
+export type VariantName = "standard" | "blitz";
+
+export type TimeSetting = { 
+/**
+ * Initial time on each clock, in whole minutes (1–180).
+ */
+minutes: number, 
+/**
+ * Increment after each completed turn, in seconds (0–60).
+ */
+increment: number, };
+
+export type TableOptions = { 
+/**
+ * `standard` or `blitz`.
+ */
+variant: VariantName, 
+/**
+ * Rings each player must remove to win, when they differ from the variant's
+ * (handicap, RULES.md V3): white's and black's target.
+ */
+handicap?: Pair<number>, 
+/**
+ * The game ends after this many ring moves (RULES.md V4); none when absent.
+ */
+turn_limit?: number, 
+/**
+ * The clocks; untimed when absent.
+ */
+time?: TimeSetting, 
+/**
+ * Whether the finished game goes to the public archive.
+ */
+log: boolean, };
+
+export type OptionChange = { "option": "log", 
+/**
+ * Whether the game is archived.
+ */
+on: boolean, } | { "option": "time", 
+/**
+ * The new time control; untimed when absent.
+ */
+time?: TimeSetting, } | { "option": "variant", 
+/**
+ * The variant.
+ */
+variant: VariantName, } | { "option": "handicap", 
+/**
+ * White's target.
+ */
+white: number, 
+/**
+ * Black's target.
+ */
+black: number, } | { "option": "turns", 
+/**
+ * The turn limit; none when absent.
+ */
+limit?: number, };
+
+export type Command = { "command": "join", 
+/**
+ * The seat wanted.
+ */
+color?: SeatColor, } | { "command": "leave" } | { "command": "start" } | { "command": "option", 
+/**
+ * The change.
+ */
+change: OptionChange, } | { "command": "bot", 
+/**
+ * Strength 1–10 (default 5).
+ */
+level?: number, } | { "command": "resign" } | { "command": "draw" } | { "command": "takeback" } | { "command": "accept" } | { "command": "decline" } | { "command": "who" } | { "command": "help" };
+
+export type Since = { 
+/**
+ * The table's epoch (it changes when the server restarts).
+ */
+epoch: number, 
+/**
+ * The last version seen.
+ */
+version: number, };
+
+export type ClientMessage = { 
+/**
+ * Echoed in the `reply` or `error` this message causes.
+ */
+id?: number, } & ({ "type": "hello", 
+/**
+ * The language code.
+ */
+lang: string, } | { "type": "lobby" } | { "type": "create_table", 
+/**
+ * Its options.
+ */
+options: TableOptions, } | { "type": "open", 
+/**
+ * The table id.
+ */
+table: string, 
+/**
+ * The last event seen, to resume after a reconnect.
+ */
+since?: Since, } | { "type": "close", 
+/**
+ * The table id.
+ */
+table: string, } | { "type": "chat", 
+/**
+ * The table id.
+ */
+table: string, 
+/**
+ * The text (at most 500 characters).
+ */
+text: string, } | { "type": "command", 
+/**
+ * The table id.
+ */
+table: string, } & ({ "command": "join", 
+/**
+ * The seat wanted.
+ */
+color?: SeatColor, } | { "command": "leave" } | { "command": "start" } | { "command": "option", 
+/**
+ * The change.
+ */
+change: OptionChange, } | { "command": "bot", 
+/**
+ * Strength 1–10 (default 5).
+ */
+level?: number, } | { "command": "resign" } | { "command": "draw" } | { "command": "takeback" } | { "command": "accept" } | { "command": "decline" } | { "command": "who" } | { "command": "help" }) | { "type": "act", 
+/**
+ * The table id.
+ */
+table: string, 
+/**
+ * The action token.
+ */
+action: string, 
+/**
+ * The number of actions already played that the client saw; an action sent
+ * for an older state is refused rather than applied to a newer one.
+ */
+ply?: number, } | { "type": "ping" });
+
+export type Request = { "type": "hello", 
+/**
+ * The language code.
+ */
+lang: string, } | { "type": "lobby" } | { "type": "create_table", 
+/**
+ * Its options.
+ */
+options: TableOptions, } | { "type": "open", 
+/**
+ * The table id.
+ */
+table: string, 
+/**
+ * The last event seen, to resume after a reconnect.
+ */
+since?: Since, } | { "type": "close", 
+/**
+ * The table id.
+ */
+table: string, } | { "type": "chat", 
+/**
+ * The table id.
+ */
+table: string, 
+/**
+ * The text (at most 500 characters).
+ */
+text: string, } | { "type": "command", 
+/**
+ * The table id.
+ */
+table: string, } & ({ "command": "join", 
+/**
+ * The seat wanted.
+ */
+color?: SeatColor, } | { "command": "leave" } | { "command": "start" } | { "command": "option", 
+/**
+ * The change.
+ */
+change: OptionChange, } | { "command": "bot", 
+/**
+ * Strength 1–10 (default 5).
+ */
+level?: number, } | { "command": "resign" } | { "command": "draw" } | { "command": "takeback" } | { "command": "accept" } | { "command": "decline" } | { "command": "who" } | { "command": "help" }) | { "type": "act", 
+/**
+ * The table id.
+ */
+table: string, 
+/**
+ * The action token.
+ */
+action: string, 
+/**
+ * The number of actions already played that the client saw; an action sent
+ * for an older state is refused rather than applied to a newer one.
+ */
+ply?: number, } | { "type": "ping" };
+
+export type PlayerView = { 
+/**
+ * The player's id (bots have none).
+ */
+id?: number, 
+/**
+ * The display name.
+ */
+name: string, 
+/**
+ * The engine level, for a bot.
+ */
+bot?: number, 
+/**
+ * Whether the player has a connection open to the table right now.
+ */
+online: boolean, };
+
+export type TableSummary = { 
+/**
+ * The table id.
+ */
+id: string, 
+/**
+ * Its options.
+ */
+options: TableOptions, 
+/**
+ * Who sits where.
+ */
+seats: Pair<PlayerView | null>, 
+/**
+ * How many spectators watch.
+ */
+spectators: number, 
+/**
+ * `waiting`, `playing` or `finished`.
+ */
+status: TableStatus, };
+
+export type TableStatus = "waiting" | "playing";
+
+export type ClockView = { 
+/**
+ * White's remaining time in milliseconds.
+ */
+white_ms: number, 
+/**
+ * Black's remaining time in milliseconds.
+ */
+black_ms: number, 
+/**
+ * The clock that runs now, if any (count it down from the moment of arrival).
+ */
+running?: SeatColor, 
+/**
+ * Seconds added after each completed turn.
+ */
+increment: number, };
+
+export type BoardView = { 
+/**
+ * Rings of each colour.
+ */
+rings: Pair<Array<string>>, 
+/**
+ * Markers of each colour.
+ */
+markers: Pair<Array<string>>, };
+
+export type StageName = "place" | "move" | "remove_row" | "remove_ring" | "over";
+
+export type ResultView = { 
+/**
+ * The winner; a draw has none.
+ */
+winner?: SeatColor, 
+/**
+ * `1-0`, `0-1` or `1/2-1/2`.
+ */
+score: string, 
+/**
+ * `target reached`, `pool exhausted`, `no moves`, `turn limit`, `resignation`,
+ * `time`, `agreement` or `abandoned`.
+ */
+termination: string, };
+
+export type GameView = { 
+/**
+ * The game's id (its archive id once it is logged).
+ */
+id: number, 
+/**
+ * The position string (docs/notation.md).
+ */
+position: string, 
+/**
+ * The pieces.
+ */
+board: BoardView, 
+/**
+ * The player to act.
+ */
+to_move: SeatColor, 
+/**
+ * What they must do.
+ */
+stage: StageName, 
+/**
+ * Markers left in the pool.
+ */
+pool: number, 
+/**
+ * Rings each player has removed.
+ */
+removed: Pair<number>, 
+/**
+ * Rings each player must remove to win.
+ */
+targets: Pair<number>, 
+/**
+ * Ring moves played so far.
+ */
+ring_moves: number, 
+/**
+ * The legal actions of the player to act (empty once the game is over).
+ */
+legal: Array<string>, 
+/**
+ * Every action played, in order.
+ */
+moves: Array<string>, 
+/**
+ * The clocks, for a timed game.
+ */
+clocks?: ClockView, 
+/**
+ * The result, once the game is over.
+ */
+result?: ResultView, 
+/**
+ * The player whose draw offer is pending.
+ */
+draw_offer?: SeatColor, 
+/**
+ * The player whose takeback request is pending.
+ */
+takeback_request?: SeatColor, };
+
+export type ChatLine = { 
+/**
+ * Who wrote it.
+ */
+from: string, 
+/**
+ * The text, to be shown as text (never as markup).
+ */
+text: string, 
+/**
+ * When, in milliseconds since 1970 (UTC).
+ */
+at: number, };
+
+export type TableView = { 
+/**
+ * The table id.
+ */
+id: string, 
+/**
+ * Changes when the server restarts; resume with `since` only within one epoch.
+ */
+epoch: number, 
+/**
+ * The version of the last event.
+ */
+version: number, 
+/**
+ * The options.
+ */
+options: TableOptions, 
+/**
+ * The seats.
+ */
+seats: Pair<PlayerView | null>, 
+/**
+ * The names of the spectators.
+ */
+spectators: Array<string>, 
+/**
+ * The most recent chat lines, oldest first.
+ */
+chat: Array<ChatLine>, 
+/**
+ * The current game, or the last one (over) until the next starts.
+ */
+game?: GameView, };
+
+export type TableEvent = { "kind": "joined", 
+/**
+ * The seat.
+ */
+color: SeatColor, 
+/**
+ * The player.
+ */
+player: PlayerView, } | { "kind": "left", 
+/**
+ * The seat.
+ */
+color: SeatColor, } | { "kind": "presence", 
+/**
+ * The seat.
+ */
+color: SeatColor, 
+/**
+ * Whether they are connected now.
+ */
+online: boolean, } | { "kind": "spectators", 
+/**
+ * Their names.
+ */
+names: Array<string>, } | { "kind": "options", 
+/**
+ * The new options.
+ */
+options: TableOptions, 
+/**
+ * Who changed them.
+ */
+by: string, } | { "kind": "started" } | { "kind": "acted", 
+/**
+ * Who played it.
+ */
+color: SeatColor, 
+/**
+ * The action token.
+ */
+action: string, } | { "kind": "took_back", 
+/**
+ * How many actions were undone.
+ */
+actions: number, } | { "kind": "draw_offered", 
+/**
+ * By whom.
+ */
+by: SeatColor, } | { "kind": "takeback_requested", 
+/**
+ * By whom.
+ */
+by: SeatColor, } | { "kind": "declined", 
+/**
+ * By whom.
+ */
+by: SeatColor, } | { "kind": "game_over", 
+/**
+ * How.
+ */
+result: ResultView, } | { "kind": "chat", 
+/**
+ * The line.
+ */
+line: ChatLine, };
+
+export type ServerMessage = { "type": "welcome", 
+/**
+ * You.
+ */
+player: PlayerView, 
+/**
+ * The language replies are written in.
+ */
+lang: string, 
+/**
+ * The server's version.
+ */
+server: string, } | { "type": "lobby", 
+/**
+ * Every table.
+ */
+tables: Array<TableSummary>, } | { "type": "lobby_table", 
+/**
+ * Its summary.
+ */
+table: TableSummary, } | { "type": "lobby_removed", 
+/**
+ * Its id.
+ */
+table: string, } | { "type": "snapshot", 
+/**
+ * The table.
+ */
+table: TableView, } | { "type": "event", 
+/**
+ * The table id.
+ */
+table: string, 
+/**
+ * This event's version.
+ */
+version: number, 
+/**
+ * What happened.
+ */
+event: TableEvent, 
+/**
+ * The game after it, when the event changed the game.
+ */
+game?: GameView, 
+/**
+ * The clocks at the moment of the event, while a timed game runs (also in
+ * `game` when that is sent).
+ */
+clocks?: ClockView, } | { "type": "reply", 
+/**
+ * The request's id.
+ */
+id?: number, 
+/**
+ * The table concerned.
+ */
+table?: string, 
+/**
+ * A stable key of the message (for clients that translate themselves).
+ */
+key: string, 
+/**
+ * The message.
+ */
+text: string, } | { "type": "error", 
+/**
+ * The request's id.
+ */
+id?: number, 
+/**
+ * The table concerned.
+ */
+table?: string, 
+/**
+ * A stable error code (`not_your_turn`, `illegal_action`, …).
+ */
+code: string, 
+/**
+ * The reason, in the connection's language.
+ */
+text: string, } | { "type": "pong", 
+/**
+ * The request's id.
+ */
+id?: number, };
+
+export type ArchiveEntry = { 
+/**
+ * The game id.
+ */
+id: number, 
+/**
+ * White's name.
+ */
+white: string, 
+/**
+ * Black's name.
+ */
+black: string, 
+/**
+ * The options it was played with.
+ */
+options: TableOptions, 
+/**
+ * When it started, in milliseconds since 1970 (UTC).
+ */
+started_at: number, 
+/**
+ * When it ended.
+ */
+finished_at: number, 
+/**
+ * The result.
+ */
+result: ResultView, 
+/**
+ * How many actions were played.
+ */
+actions: number, };
+
+export type ArchivedAction = { 
+/**
+ * The action token.
+ */
+action: string, 
+/**
+ * White's remaining time after it (timed games).
+ */
+white_ms?: number, 
+/**
+ * Black's remaining time after it (timed games).
+ */
+black_ms?: number, 
+/**
+ * When it was played, in milliseconds since 1970 (UTC).
+ */
+at: number, };
+
+export type ArchivedGame = { 
+/**
+ * Every action with its clocks.
+ */
+moves: Array<ArchivedAction>, 
+/**
+ * The game record (docs/notation.md), as the download gives it.
+ */
+record: string, 
+/**
+ * The game id.
+ */
+id: number, 
+/**
+ * White's name.
+ */
+white: string, 
+/**
+ * Black's name.
+ */
+black: string, 
+/**
+ * The options it was played with.
+ */
+options: TableOptions, 
+/**
+ * When it started, in milliseconds since 1970 (UTC).
+ */
+started_at: number, 
+/**
+ * When it ended.
+ */
+finished_at: number, 
+/**
+ * The result.
+ */
+result: ResultView, 
+/**
+ * How many actions were played.
+ */
+actions: number, };
+
+export type ArchivePage = { 
+/**
+ * The games, newest first.
+ */
+games: Array<ArchiveEntry>, 
+/**
+ * How many games match in all.
+ */
+total: number, };

@@ -1,0 +1,93 @@
+//! `yinsh serve`: the game server.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use anyhow::Context;
+use clap::Args;
+
+/// Arguments of `yinsh serve`.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// Address and port to listen on.
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    bind: String,
+    /// The database: `sqlite://<file>?mode=rwc` (the default, a file in the working
+    /// directory) or `postgres://user:password@host/database`.
+    #[arg(
+        long,
+        env = "YINSH_DATABASE_URL",
+        default_value = "sqlite://yinsh.db?mode=rwc"
+    )]
+    database_url: String,
+    /// The built web client to serve at `/` (default: `client/dist` when it exists).
+    #[arg(long)]
+    static_dir: Option<PathBuf>,
+    /// Refuse `/bot` (no engine seats).
+    #[arg(long)]
+    no_bots: bool,
+}
+
+/// Runs the server until Ctrl-C or SIGTERM.
+pub fn run(args: &ServeArgs, out: &mut dyn Write) -> anyhow::Result<()> {
+    // Warnings and errors (a store that fails, a game that cannot be restored) on stderr.
+    let _ = tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_max_level(tracing_subscriber::filter::LevelFilter::WARN)
+        .try_init();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    runtime.block_on(serve(args, out))
+}
+
+async fn serve(args: &ServeArgs, out: &mut dyn Write) -> anyhow::Result<()> {
+    let store = yinsh_server::store::open(&args.database_url)
+        .await
+        .with_context(|| format!("cannot open the database '{}'", args.database_url))?;
+    let static_dir = args
+        .static_dir
+        .clone()
+        .or_else(|| Some(PathBuf::from("client/dist")).filter(|d| d.is_dir()));
+    let config = yinsh_server::Config {
+        static_dir,
+        bots: (!args.no_bots).then(yinsh_server::builtin_bots),
+        ..yinsh_server::Config::default()
+    };
+    let server = yinsh_server::Server::new(store, config).await?;
+    let listener = tokio::net::TcpListener::bind(&args.bind)
+        .await
+        .with_context(|| format!("cannot listen on {}", args.bind))?;
+    let addr = listener.local_addr()?;
+    writeln!(
+        out,
+        "yinsh server listening on http://{addr} ({} tables restored)",
+        server.lobby().len()
+    )?;
+    out.flush()?;
+    server.serve(listener, shutdown()).await?;
+    Ok(())
+}
+
+/// Completes on Ctrl-C or SIGTERM.
+async fn shutdown() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {}
+        () = term => {}
+    }
+}

@@ -1,0 +1,185 @@
+//! `yinsh serve` as a user runs it: the real binary, killed with SIGKILL mid-game and
+//! started again on the same database, loses nothing.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+
+/// Starts `yinsh serve` on a free port over `db`; the child and its address.
+fn serve(db: &std::path::Path) -> (Child, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_yinsh"))
+        .args([
+            "serve",
+            "--bind",
+            "127.0.0.1:0",
+            "--no-bots",
+            "--database-url",
+        ])
+        .arg(format!("sqlite://{}?mode=rwc", db.display()))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("yinsh serve starts");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let addr = line
+        .split("http://")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .unwrap_or_else(|| panic!("no address in {line:?}"))
+        .to_owned();
+    (child, addr)
+}
+
+type Ws =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+struct Player {
+    ws: Ws,
+    cookie: String,
+    last: Option<Value>,
+}
+
+impl Player {
+    async fn connect(addr: &str, cookie: Option<&str>) -> Player {
+        let mut request = format!("ws://{addr}/ws").into_client_request().unwrap();
+        if let Some(c) = cookie {
+            request
+                .headers_mut()
+                .insert("cookie", format!("yinsh_session={c}").parse().unwrap());
+        }
+        let (ws, response) = tokio_tungstenite::connect_async(request).await.unwrap();
+        let cookie = response
+            .headers()
+            .get("set-cookie")
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.split(';').next())
+            .and_then(|v| v.strip_prefix("yinsh_session="))
+            .map(str::to_owned)
+            .or(cookie.map(str::to_owned))
+            .unwrap();
+        Player {
+            ws,
+            cookie,
+            last: None,
+        }
+    }
+
+    /// Sends `msg` and waits for the reply or error with its id.
+    async fn call(&mut self, id: u64, mut msg: Value) -> Value {
+        msg["id"] = json!(id);
+        self.ws
+            .send(Message::Text(msg.to_string().into()))
+            .await
+            .unwrap();
+        loop {
+            let frame = tokio::time::timeout(Duration::from_secs(20), self.ws.next())
+                .await
+                .expect("an answer in time")
+                .expect("the connection is open")
+                .unwrap();
+            let Message::Text(text) = frame else { continue };
+            let v: Value = serde_json::from_str(text.as_str()).unwrap();
+            if let Some(game) = v.get("game").filter(|g| g.is_object()) {
+                self.last = Some(game.clone());
+            }
+            if let Some(game) = v.pointer("/table/game").filter(|g| g.is_object()) {
+                self.last = Some(game.clone());
+            }
+            if v["id"] == json!(id) {
+                assert_eq!(v["type"], "reply", "{msg} was refused: {v}");
+                return v;
+            }
+        }
+    }
+}
+
+fn act(table: &str, token: &str) -> Value {
+    json!({"type": "act", "table": table, "action": token})
+}
+
+#[tokio::test]
+async fn a_killed_server_restarts_with_every_accepted_action_and_fair_clocks() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("yinsh.db");
+    let (mut server, addr) = serve(&db);
+
+    let mut white = Player::connect(&addr, None).await;
+    let mut black = Player::connect(&addr, None).await;
+    let options =
+        json!({"variant": "standard", "log": true, "time": {"minutes": 5, "increment": 0}});
+    let created = white
+        .call(1, json!({"type": "create_table", "options": options}))
+        .await;
+    let table = created["table"].as_str().unwrap().to_owned();
+    white.call(2, json!({"type": "open", "table": table})).await;
+    black.call(2, json!({"type": "open", "table": table})).await;
+    white
+        .call(
+            3,
+            json!({"type": "chat", "table": table, "text": "/join white"}),
+        )
+        .await;
+    black
+        .call(
+            3,
+            json!({"type": "chat", "table": table, "text": "/join black"}),
+        )
+        .await;
+    white
+        .call(
+            4,
+            json!({"type": "command", "table": table, "command": "start"}),
+        )
+        .await;
+    let tokens = ["e3", "a5", "b5", "c6"];
+    for (i, t) in tokens.iter().enumerate() {
+        let p = if i % 2 == 0 { &mut white } else { &mut black };
+        p.call(10 + i as u64, act(&table, t)).await;
+    }
+    let before = black.last.clone().unwrap();
+    assert_eq!(before["moves"], json!(tokens));
+
+    // Killed at once: no chance to flush or say goodbye.
+    server.kill().unwrap();
+    server.wait().unwrap();
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let (mut server, addr) = serve(&db);
+
+    // White comes back with the same session, finds the table and the game, and plays.
+    let mut white = Player::connect(&addr, Some(&white.cookie)).await;
+    white.call(1, json!({"type": "open", "table": table})).await;
+    let after = white.last.clone().expect("a snapshot with the game");
+    assert_eq!(after["moves"], json!(tokens));
+    // Black's clock is as it was; white's (to move) lost no more than the moments it
+    // ran before the kill and after the restart, not the half second the server was down.
+    assert_eq!(after["clocks"]["black_ms"], before["clocks"]["black_ms"]);
+    let (w0, w1) = (
+        before["clocks"]["white_ms"].as_u64().unwrap(),
+        after["clocks"]["white_ms"].as_u64().unwrap(),
+    );
+    assert!(
+        w1 + 400 > w0 && w1 <= w0 + 50,
+        "white had {w0} ms, now {w1} ms"
+    );
+    white.call(2, act(&table, "d6")).await;
+    let mut black = Player::connect(&addr, Some(&black.cookie)).await;
+    black.call(1, json!({"type": "open", "table": table})).await;
+    black.call(2, act(&table, "e4")).await;
+    assert_eq!(
+        black.last.as_ref().unwrap()["moves"]
+            .as_array()
+            .unwrap()
+            .len(),
+        6
+    );
+    server.kill().unwrap();
+    server.wait().unwrap();
+}

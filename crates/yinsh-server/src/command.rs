@@ -1,0 +1,170 @@
+//! Chat slash commands (`/join white`, `/option time 10+5`, …) read into [`Command`]s,
+//! the same values the buttons send.
+
+use crate::i18n::Msg;
+use crate::protocol::{Command, OptionChange, SeatColor, TimeSetting, VariantName};
+
+/// Reads a chat line that starts with `/`.
+pub fn parse(text: &str) -> Result<Command, Msg> {
+    let mut words = text.trim().trim_start_matches('/').split_whitespace();
+    let name = words.next().unwrap_or("").to_ascii_lowercase();
+    let args: Vec<&str> = words.collect();
+    let usage = |u: &str| Msg::new("command_usage").arg("usage", u);
+    let no_args = |cmd: Command, u: &str| {
+        if args.is_empty() {
+            Ok(cmd)
+        } else {
+            Err(usage(u))
+        }
+    };
+    match name.as_str() {
+        "join" => match args.as_slice() {
+            [] => Ok(Command::Join { color: None }),
+            [c] => Ok(Command::Join {
+                color: Some(color(c).ok_or_else(|| usage("/join [white|black]"))?),
+            }),
+            _ => Err(usage("/join [white|black]")),
+        },
+        "leave" => no_args(Command::Leave, "/leave"),
+        "start" => no_args(Command::Start, "/start"),
+        "option" => Ok(Command::Option {
+            change: option(&args)?,
+        }),
+        "bot" => match args.as_slice() {
+            [] => Ok(Command::Bot { level: None }),
+            [l] => Ok(Command::Bot {
+                level: Some(
+                    l.parse::<u8>()
+                        .ok()
+                        .filter(|l| (1..=10).contains(l))
+                        .ok_or_else(|| Msg::new("bad_level"))?,
+                ),
+            }),
+            _ => Err(usage("/bot [level]")),
+        },
+        "resign" => no_args(Command::Resign, "/resign"),
+        "draw" => no_args(Command::Draw, "/draw"),
+        "takeback" => no_args(Command::Takeback, "/takeback"),
+        "accept" => no_args(Command::Accept, "/accept"),
+        "decline" => no_args(Command::Decline, "/decline"),
+        "who" => no_args(Command::Who, "/who"),
+        "help" => Ok(Command::Help),
+        _ => Err(Msg::new("unknown_command").arg("command", format!("/{name}"))),
+    }
+}
+
+fn color(word: &str) -> Option<SeatColor> {
+    match word.to_ascii_lowercase().as_str() {
+        "white" | "w" => Some(SeatColor::White),
+        "black" | "b" => Some(SeatColor::Black),
+        _ => None,
+    }
+}
+
+fn on_off(word: &str) -> Option<bool> {
+    match word.to_ascii_lowercase().as_str() {
+        "on" | "yes" | "true" => Some(true),
+        "off" | "no" | "false" => Some(false),
+        _ => None,
+    }
+}
+
+/// Reads `<minutes>[+<seconds>]`.
+pub fn time_setting(text: &str) -> Option<TimeSetting> {
+    let (min, inc) = text.split_once('+').unwrap_or((text, "0"));
+    Some(TimeSetting {
+        minutes: min.parse().ok()?,
+        increment: inc.parse().ok()?,
+    })
+}
+
+fn option(args: &[&str]) -> Result<OptionChange, Msg> {
+    let usage = |u: &str| Msg::new("command_usage").arg("usage", u);
+    let name = args
+        .first()
+        .map(|s| s.to_ascii_lowercase())
+        .unwrap_or_default();
+    let rest = &args[args.len().min(1)..];
+    match (name.as_str(), rest) {
+        ("log", [v]) => on_off(v)
+            .map(|on| OptionChange::Log { on })
+            .ok_or_else(|| usage("/option log on|off")),
+        ("time", [v]) if v.eq_ignore_ascii_case("off") => Ok(OptionChange::Time { time: None }),
+        ("time", [v]) => time_setting(v)
+            .map(|t| OptionChange::Time { time: Some(t) })
+            .ok_or_else(|| usage("/option time <min>[+<sec>]|off")),
+        ("variant", [v]) => match v.to_ascii_lowercase().as_str() {
+            "standard" => Ok(OptionChange::Variant {
+                variant: VariantName::Standard,
+            }),
+            "blitz" => Ok(OptionChange::Variant {
+                variant: VariantName::Blitz,
+            }),
+            _ => Err(usage("/option variant standard|blitz")),
+        },
+        ("handicap", [w, b]) => match (w.parse(), b.parse()) {
+            (Ok(white), Ok(black)) => Ok(OptionChange::Handicap { white, black }),
+            _ => Err(usage("/option handicap <white-target> <black-target>")),
+        },
+        ("turns", [v]) if v.eq_ignore_ascii_case("off") => Ok(OptionChange::Turns { limit: None }),
+        ("turns", [v]) => v
+            .parse()
+            .map(|n| OptionChange::Turns { limit: Some(n) })
+            .map_err(|_| usage("/option turns <n>|off")),
+        ("log", _) => Err(usage("/option log on|off")),
+        ("time", _) => Err(usage("/option time <min>[+<sec>]|off")),
+        ("variant", _) => Err(usage("/option variant standard|blitz")),
+        ("handicap", _) => Err(usage("/option handicap <white-target> <black-target>")),
+        ("turns", _) => Err(usage("/option turns <n>|off")),
+        _ => Err(usage("/option log|time|variant|handicap|turns …")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn commands_read() {
+        assert_eq!(
+            parse("/join white"),
+            Ok(Command::Join {
+                color: Some(SeatColor::White)
+            })
+        );
+        assert_eq!(parse("/JOIN"), Ok(Command::Join { color: None }));
+        assert_eq!(parse("/bot 7"), Ok(Command::Bot { level: Some(7) }));
+        assert_eq!(
+            parse("/option time 10+5"),
+            Ok(Command::Option {
+                change: OptionChange::Time {
+                    time: Some(TimeSetting {
+                        minutes: 10,
+                        increment: 5
+                    })
+                }
+            })
+        );
+        assert_eq!(
+            parse("/option handicap 2 3"),
+            Ok(Command::Option {
+                change: OptionChange::Handicap { white: 2, black: 3 }
+            })
+        );
+        assert_eq!(
+            parse("/option turns off"),
+            Ok(Command::Option {
+                change: OptionChange::Turns { limit: None }
+            })
+        );
+    }
+
+    #[test]
+    fn bad_commands_say_how() {
+        assert_eq!(parse("/dance").unwrap_err().key, "unknown_command");
+        assert_eq!(parse("/join green").unwrap_err().key, "command_usage");
+        assert_eq!(parse("/bot 11").unwrap_err().key, "bad_level");
+        assert_eq!(parse("/option time soon").unwrap_err().key, "command_usage");
+        assert_eq!(parse("/resign now").unwrap_err().key, "command_usage");
+    }
+}

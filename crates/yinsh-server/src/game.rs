@@ -1,0 +1,381 @@
+//! One game at a table: the position, the actions played, the clocks and the result.
+//! Pure state: the table actor decides, stores and broadcasts.
+
+use std::time::Duration;
+
+use tokio::time::Instant;
+use yinsh::notation::record::{GameResult, Record, TimeControl};
+use yinsh::{Action, ByColor, Color, Point, Position, Rules, Stage};
+
+use crate::protocol::{
+    BoardView, ClockView, GameView, Pair, ResultView, SeatColor, StageName, TableOptions,
+    VariantName,
+};
+
+/// The rules a table's options describe.
+pub fn rules_of(options: &TableOptions) -> Rules {
+    let variant = match options.variant {
+        VariantName::Standard => yinsh::Variant::Standard,
+        VariantName::Blitz => yinsh::Variant::Blitz,
+    };
+    let mut rules = Rules::of(variant).with_turn_limit(options.turn_limit);
+    if let Some(h) = &options.handicap {
+        rules = rules.with_targets(h.white, h.black);
+    }
+    rules
+}
+
+/// The time control of a table's options.
+pub fn time_control_of(options: &TableOptions) -> Option<TimeControl> {
+    options
+        .time
+        .map(|t| TimeControl::minutes(t.minutes, t.increment))
+}
+
+/// Server-side chess clocks: time left for each player and the moment the running one
+/// (the player to act) started.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Clocks {
+    /// Time left at `since`.
+    pub remaining: ByColor<Duration>,
+    /// Added after each completed turn.
+    pub increment: Duration,
+    /// When the running clock last started.
+    pub since: Instant,
+}
+
+impl Clocks {
+    /// Full clocks for `tc`, the running one starting `now`.
+    pub fn new(tc: TimeControl, now: Instant) -> Clocks {
+        let initial = Duration::from_secs(u64::from(tc.initial_secs));
+        Clocks {
+            remaining: ByColor {
+                white: initial,
+                black: initial,
+            },
+            increment: Duration::from_secs(u64::from(tc.increment_secs)),
+            since: now,
+        }
+    }
+
+    /// `color`'s time left at `now`, when `color`'s clock runs.
+    pub fn left(&self, color: Color, running: bool, now: Instant) -> Duration {
+        let r = self.remaining[color];
+        if running {
+            r.saturating_sub(now.saturating_duration_since(self.since))
+        } else {
+            r
+        }
+    }
+}
+
+/// A game in progress or just finished.
+#[derive(Debug, Clone)]
+pub struct Game {
+    /// The store's id.
+    pub id: i64,
+    /// The options it was started with.
+    pub options: TableOptions,
+    /// The position now.
+    pub position: Position,
+    /// Every action so far.
+    pub actions: Vec<Action>,
+    /// The clocks, for a timed game.
+    pub clocks: Option<Clocks>,
+    /// The result, once over.
+    pub result: Option<GameResult>,
+    /// A pending draw offer, by this player.
+    pub draw_offer: Option<Color>,
+    /// A pending takeback request, by this player.
+    pub takeback_request: Option<Color>,
+    /// When it started, in milliseconds since 1970.
+    pub started_at: i64,
+    /// The players' names, for the record.
+    pub names: ByColor<String>,
+}
+
+impl Game {
+    /// A new game under `options`, its clock (if any) starting `now`.
+    pub fn new(
+        id: i64,
+        options: TableOptions,
+        names: ByColor<String>,
+        started_at: i64,
+        now: Instant,
+    ) -> Game {
+        Game {
+            id,
+            position: Position::with_rules(rules_of(&options)),
+            clocks: time_control_of(&options).map(|tc| Clocks::new(tc, now)),
+            options,
+            actions: Vec::new(),
+            result: None,
+            draw_offer: None,
+            takeback_request: None,
+            started_at,
+            names,
+        }
+    }
+
+    /// Whether the game still runs.
+    pub fn is_running(&self) -> bool {
+        self.result.is_none()
+    }
+
+    /// The player who must act now, while the game runs.
+    pub fn to_act(&self) -> Option<Color> {
+        self.is_running().then(|| self.position.turn())
+    }
+
+    /// When the running clock falls, if any.
+    pub fn deadline(&self) -> Option<Instant> {
+        let color = self.to_act()?;
+        let clocks = self.clocks.as_ref()?;
+        Some(clocks.since + clocks.remaining[color])
+    }
+
+    /// Whether the player to act has run out of time at `now`.
+    pub fn flagged(&self, now: Instant) -> Option<Color> {
+        let color = self.to_act()?;
+        let deadline = self.deadline()?;
+        (now >= deadline).then_some(color)
+    }
+
+    /// The clocks after `actor` completes an action at `now` that leaves `after` to
+    /// act: their time is charged, and the increment added when the turn passes.
+    pub fn clocks_after(&self, actor: Color, after: &Position, now: Instant) -> Option<Clocks> {
+        let mut clocks = self.clocks?;
+        let used = now.saturating_duration_since(clocks.since);
+        clocks.remaining[actor] = clocks.remaining[actor].saturating_sub(used);
+        if !after.is_over() && after.turn() != actor {
+            clocks.remaining[actor] += clocks.increment;
+        }
+        clocks.since = now;
+        Some(clocks)
+    }
+
+    /// Stops the clocks at `now` (the game ended): the running one is charged.
+    pub fn stop_clocks(&mut self, now: Instant) {
+        if let (Some(color), Some(clocks)) = (self.to_act(), self.clocks.as_mut()) {
+            let used = now.saturating_duration_since(clocks.since);
+            clocks.remaining[color] = clocks.remaining[color].saturating_sub(used);
+            clocks.since = now;
+        }
+    }
+
+    /// How many actions a takeback for `by` undoes: back to the start of their most
+    /// recent turn, so that it is theirs to play again. `None` when they have not
+    /// acted yet.
+    pub fn takeback_length(&self, by: Color) -> Option<usize> {
+        let mut pos = Position::with_rules(*self.position.rules());
+        let mut actors = Vec::with_capacity(self.actions.len());
+        for &a in &self.actions {
+            actors.push(pos.turn());
+            pos.play_unchecked(a);
+        }
+        // The last index k where `by` acts and the action before was the opponent's
+        // (or there was none).
+        let start = (0..actors.len())
+            .rev()
+            .find(|&k| actors[k] == by && (k == 0 || actors[k - 1] != by))?;
+        Some(self.actions.len() - start)
+    }
+
+    /// The position after the first `n` actions.
+    pub fn replay(&self, n: usize) -> Position {
+        let mut pos = Position::with_rules(*self.position.rules());
+        for &a in &self.actions[..n] {
+            pos.play_unchecked(a);
+        }
+        pos
+    }
+
+    /// The clocks as clients see them at `now`.
+    pub fn clock_view(&self, now: Instant) -> Option<ClockView> {
+        let clocks = self.clocks.as_ref()?;
+        let running = self.to_act();
+        let ms = |c: Color| clocks.left(c, running == Some(c), now).as_millis() as u64;
+        Some(ClockView {
+            white_ms: ms(Color::White),
+            black_ms: ms(Color::Black),
+            running: running.map(SeatColor::from),
+            increment: clocks.increment.as_secs() as u32,
+        })
+    }
+
+    /// The game as clients see it at `now`.
+    pub fn view(&self, now: Instant) -> GameView {
+        let pos = &self.position;
+        let points = |b: yinsh::Bitboard| b.into_iter().map(|p: Point| p.to_string()).collect();
+        let stage = match (self.result.is_some(), pos.stage()) {
+            (true, _) | (_, Stage::Over) => StageName::Over,
+            (_, Stage::Place) => StageName::Place,
+            (_, Stage::Move) => StageName::Move,
+            (_, Stage::RemoveRow { .. }) => StageName::RemoveRow,
+            (_, Stage::RemoveRing { .. }) => StageName::RemoveRing,
+        };
+        let legal = if self.is_running() {
+            pos.legal_actions().iter().map(|a| a.to_string()).collect()
+        } else {
+            Vec::new()
+        };
+        GameView {
+            id: self.id,
+            position: pos.to_fen(),
+            board: BoardView {
+                rings: Pair {
+                    white: points(pos.rings(Color::White)),
+                    black: points(pos.rings(Color::Black)),
+                },
+                markers: Pair {
+                    white: points(pos.markers(Color::White)),
+                    black: points(pos.markers(Color::Black)),
+                },
+            },
+            to_move: pos.turn().into(),
+            stage,
+            pool: pos.pool(),
+            removed: Pair {
+                white: pos.removed(Color::White),
+                black: pos.removed(Color::Black),
+            },
+            targets: Pair {
+                white: pos.rules().targets.white,
+                black: pos.rules().targets.black,
+            },
+            ring_moves: pos.ring_moves(),
+            legal,
+            moves: self.actions.iter().map(|a| a.to_string()).collect(),
+            clocks: self.clock_view(now),
+            result: self.result.as_ref().map(result_view),
+            draw_offer: self.draw_offer.map(SeatColor::from),
+            takeback_request: self.takeback_request.map(SeatColor::from),
+        }
+    }
+
+    /// The game record (docs/notation.md).
+    pub fn record(&self) -> Record {
+        record_of(
+            &self.options,
+            &self.names,
+            self.started_at,
+            self.actions.clone(),
+            self.result,
+        )
+    }
+}
+
+/// A record of a game played at a table.
+pub fn record_of(
+    options: &TableOptions,
+    names: &ByColor<String>,
+    started_at: i64,
+    actions: Vec<Action>,
+    result: Option<GameResult>,
+) -> Record {
+    let secs = (started_at / 1000).max(0) as u64;
+    let days = secs / 86_400;
+    let (y, m, d) = civil_from_days(days as i64);
+    Record::new(rules_of(options))
+        .with_players(names.white.clone(), names.black.clone())
+        .with_date(format!("{y:04}.{m:02}.{d:02}"))
+        .with_time_control(time_control_of(options))
+        .with_actions(actions)
+        .with_result(result)
+}
+
+/// Year, month and day of a count of days since 1970-01-01 (proleptic Gregorian).
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
+/// A result as clients see it.
+pub fn result_view(result: &GameResult) -> ResultView {
+    ResultView {
+        winner: result.winner.map(SeatColor::from),
+        score: result.score().to_owned(),
+        termination: result.termination.name().to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game(options: TableOptions) -> Game {
+        let names = ByColor {
+            white: "w".to_owned(),
+            black: "b".to_owned(),
+        };
+        Game::new(1, options, names, 0, Instant::now())
+    }
+
+    fn play(g: &mut Game, tokens: &str) {
+        for t in tokens.split_whitespace() {
+            let a: Action = t.parse().unwrap();
+            g.position.play(a).unwrap();
+            g.actions.push(a);
+        }
+    }
+
+    #[test]
+    fn dates_of_days() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(20_786), (2026, 11, 29));
+        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
+    }
+
+    #[test]
+    fn takeback_goes_back_to_the_start_of_the_requesters_turn() {
+        let mut g = game(TableOptions::default());
+        assert_eq!(g.takeback_length(Color::White), None);
+        play(&mut g, "e3");
+        assert_eq!(g.takeback_length(Color::White), Some(1));
+        assert_eq!(g.takeback_length(Color::Black), None);
+        play(&mut g, "a5");
+        // White's last turn began one action before black's reply.
+        assert_eq!(g.takeback_length(Color::White), Some(2));
+        assert_eq!(g.takeback_length(Color::Black), Some(1));
+    }
+
+    #[test]
+    fn increment_after_a_completed_turn_only() {
+        let g = game(TableOptions {
+            time: Some(crate::protocol::TimeSetting {
+                minutes: 1,
+                increment: 2,
+            }),
+            ..TableOptions::default()
+        });
+        let start = g.clocks.unwrap().since;
+        let mut after = g.position;
+        after.play("e3".parse().unwrap()).unwrap();
+        let c = g
+            .clocks_after(Color::White, &after, start + Duration::from_secs(5))
+            .unwrap();
+        assert_eq!(c.remaining.white, Duration::from_secs(57));
+        assert_eq!(c.remaining.black, Duration::from_secs(60));
+        assert_eq!(g.deadline(), Some(start + Duration::from_secs(60)));
+    }
+
+    #[test]
+    fn records_carry_the_options() {
+        let mut g = game(TableOptions {
+            variant: VariantName::Blitz,
+            ..TableOptions::default()
+        });
+        play(&mut g, "e3 a5");
+        let r = g.record();
+        assert_eq!(r.rules, Rules::BLITZ);
+        assert_eq!(r.replay().unwrap(), g.position);
+    }
+}

@@ -1,0 +1,160 @@
+//! The YINSH game server: lobby, tables with two seats and spectators, chat and slash
+//! commands, server-side clocks, the public archive, engine seats, and reconnection
+//! without losing anything.
+//!
+//! One actor task per table owns all of its state ([`table`]); connections speak the
+//! WebSocket protocol of [`protocol`] (documented with examples in `docs/protocol.md`);
+//! every accepted action is committed to the [`store`] before it is broadcast.
+//!
+//! ```no_run
+//! # async fn demo() -> anyhow::Result<()> {
+//! let store = yinsh_server::store::open("sqlite://yinsh.db?mode=rwc").await?;
+//! let server = yinsh_server::Server::new(store, yinsh_server::Config::default()).await?;
+//! let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await?;
+//! server.serve(listener, std::future::pending()).await?;
+//! # Ok(())
+//! # }
+//! ```
+
+pub mod command;
+pub mod game;
+mod http;
+pub mod i18n;
+pub mod lobby;
+pub mod protocol;
+pub mod session;
+pub mod store;
+pub mod table;
+mod ws;
+
+use std::future::Future;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use yinsh_engine::Engine;
+
+use crate::lobby::Lobby;
+use crate::store::Store;
+
+/// Makes an engine for a bot seat at a strength level (1–10).
+pub type BotFactory = Arc<dyn Fn(u8) -> Box<dyn Engine> + Send + Sync>;
+
+/// The built-in engine, one search thread and a small hash table per bot seat.
+pub fn builtin_bots() -> BotFactory {
+    Arc::new(|level| {
+        let mut engine = yinsh_engine::search::Searcher::with_hash_size(16);
+        engine.set_threads(1);
+        engine.set_level(level);
+        Box::new(engine)
+    })
+}
+
+/// How the server runs.
+#[derive(Clone)]
+pub struct Config {
+    /// The built web client to serve at `/`, if any.
+    pub static_dir: Option<PathBuf>,
+    /// Engines for `/bot`; `None` refuses the command.
+    pub bots: Option<BotFactory>,
+    /// The most tables open at once.
+    pub max_tables: usize,
+    /// The largest WebSocket message served (bytes); larger ones get an error.
+    pub max_message: usize,
+    /// Messages a connection may send per second, on average.
+    pub rate_per_sec: u32,
+    /// Messages a connection may send in a burst.
+    pub rate_burst: u32,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            static_dir: None,
+            bots: Some(builtin_bots()),
+            max_tables: 10_000,
+            max_message: 16 * 1024,
+            rate_per_sec: 20,
+            rate_burst: 40,
+        }
+    }
+}
+
+impl std::fmt::Debug for Config {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Config")
+            .field("static_dir", &self.static_dir)
+            .field("bots", &self.bots.is_some())
+            .field("max_tables", &self.max_tables)
+            .field("max_message", &self.max_message)
+            .field("rate_per_sec", &self.rate_per_sec)
+            .field("rate_burst", &self.rate_burst)
+            .finish()
+    }
+}
+
+/// What every table and connection shares.
+#[derive(Clone)]
+pub struct Ctx {
+    /// The store.
+    pub store: Arc<dyn Store>,
+    /// The open tables.
+    pub lobby: Lobby,
+    /// This run of the server (milliseconds since 1970 at start): resumes with a
+    /// version of another epoch get a snapshot.
+    pub epoch: u64,
+    /// Engines for bot seats.
+    pub bots: Option<BotFactory>,
+}
+
+/// A server ready to serve: its tables restored from the store.
+pub struct Server {
+    ctx: Ctx,
+    config: Config,
+}
+
+impl Server {
+    /// A server over `store`; unfinished games are restored with their tables and
+    /// clocks.
+    pub async fn new(store: Arc<dyn Store>, config: Config) -> anyhow::Result<Server> {
+        let ctx = Ctx {
+            store,
+            lobby: Lobby::new(config.max_tables),
+            epoch: now_ms() as u64,
+            bots: config.bots.clone(),
+        };
+        let unfinished = ctx.store.unfinished_games().await?;
+        for stored in unfinished {
+            let id = stored.id;
+            match table::restore(ctx.clone(), stored) {
+                Ok((handle, summary)) => ctx.lobby.insert(handle, summary),
+                Err(e) => tracing::error!(game = id, "cannot restore game: {e}"),
+            }
+        }
+        Ok(Server { ctx, config })
+    }
+
+    /// The tables open now.
+    pub fn lobby(&self) -> &Lobby {
+        &self.ctx.lobby
+    }
+
+    /// Serves HTTP and WebSocket connections on `listener` until `shutdown` completes.
+    pub async fn serve(
+        self,
+        listener: tokio::net::TcpListener,
+        shutdown: impl Future<Output = ()> + Send + 'static,
+    ) -> std::io::Result<()> {
+        let app = http::router(self.ctx, self.config);
+        axum::serve(listener, app)
+            .with_graceful_shutdown(shutdown)
+            .await
+    }
+}
+
+/// Milliseconds since 1970 (UTC), by the system clock.
+pub fn now_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}

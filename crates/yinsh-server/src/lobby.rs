@@ -1,0 +1,139 @@
+//! The lobby: every open table, with a live feed of their summaries.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use tokio::sync::broadcast;
+
+use crate::protocol::{ServerMessage, TableSummary};
+use crate::table::{TableHandle, to_text};
+
+/// Updates buffered per lobby watcher before it must resynchronise.
+const FEED: usize = 1024;
+
+/// The open tables. Cheap to clone.
+#[derive(Clone)]
+pub struct Lobby {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    tables: Mutex<HashMap<Arc<str>, Entry>>,
+    feed: broadcast::Sender<Arc<str>>,
+    max_tables: usize,
+}
+
+struct Entry {
+    handle: TableHandle,
+    summary: TableSummary,
+    created: u64,
+}
+
+impl Lobby {
+    /// An empty lobby that holds at most `max_tables` tables.
+    pub fn new(max_tables: usize) -> Lobby {
+        Lobby {
+            inner: Arc::new(Inner {
+                tables: Mutex::new(HashMap::new()),
+                feed: broadcast::channel(FEED).0,
+                max_tables,
+            }),
+        }
+    }
+
+    fn tables(&self) -> std::sync::MutexGuard<'_, HashMap<Arc<str>, Entry>> {
+        self.inner.tables.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The table with this id.
+    pub fn get(&self, id: &str) -> Option<TableHandle> {
+        self.tables().get(id).map(|e| e.handle.clone())
+    }
+
+    /// Whether another table may open.
+    pub fn has_room(&self) -> bool {
+        self.tables().len() < self.inner.max_tables
+    }
+
+    /// A fresh table id: six letters and digits, not in use.
+    pub fn fresh_id(&self) -> Arc<str> {
+        const ALPHABET: &[u8] = b"abcdefghjkmnpqrstuvwxyz23456789";
+        loop {
+            let mut bytes = [0u8; 6];
+            getrandom::getrandom(&mut bytes).expect("the system's random source works");
+            let id: String = bytes
+                .iter()
+                .map(|b| ALPHABET[*b as usize % ALPHABET.len()] as char)
+                .collect();
+            if !self.tables().contains_key(id.as_str()) {
+                return id.into();
+            }
+        }
+    }
+
+    /// Lists a new table.
+    pub fn insert(&self, handle: TableHandle, summary: TableSummary) {
+        let msg = to_text(&ServerMessage::LobbyTable {
+            table: summary.clone(),
+        });
+        {
+            let mut tables = self.tables();
+            let created = tables.values().map(|e| e.created + 1).max().unwrap_or(0);
+            tables.insert(
+                handle.id.clone(),
+                Entry {
+                    handle,
+                    summary,
+                    created,
+                },
+            );
+        }
+        let _ = self.inner.feed.send(msg);
+    }
+
+    /// A table's summary changed.
+    pub fn update(&self, summary: TableSummary) {
+        let msg = to_text(&ServerMessage::LobbyTable {
+            table: summary.clone(),
+        });
+        if let Some(e) = self.tables().get_mut(summary.id.as_str()) {
+            e.summary = summary;
+        } else {
+            return;
+        }
+        let _ = self.inner.feed.send(msg);
+    }
+
+    /// A table closed.
+    pub fn remove(&self, id: &str) {
+        if self.tables().remove(id).is_some() {
+            let msg = to_text(&ServerMessage::LobbyRemoved {
+                table: id.to_owned(),
+            });
+            let _ = self.inner.feed.send(msg);
+        }
+    }
+
+    /// Every table, oldest first.
+    pub fn list(&self) -> Vec<TableSummary> {
+        let tables = self.tables();
+        let mut entries: Vec<&Entry> = tables.values().collect();
+        entries.sort_by_key(|e| e.created);
+        entries.iter().map(|e| e.summary.clone()).collect()
+    }
+
+    /// How many tables are open.
+    pub fn len(&self) -> usize {
+        self.tables().len()
+    }
+
+    /// Whether no table is open.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The live feed: `lobby_table` and `lobby_removed` messages.
+    pub fn subscribe(&self) -> broadcast::Receiver<Arc<str>> {
+        self.inner.feed.subscribe()
+    }
+}

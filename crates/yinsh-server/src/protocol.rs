@@ -1,0 +1,720 @@
+//! The WebSocket protocol: every message a client sends or receives, as tagged JSON.
+//!
+//! The types are defined here once and exported to TypeScript (`client/src/protocol.ts`,
+//! see [`typescript`]) so the web client cannot drift from the server. `docs/protocol.md`
+//! shows example messages.
+
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+/// A seat colour on the wire: `"white"` or `"black"`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "lowercase")]
+pub enum SeatColor {
+    /// The first player.
+    White,
+    /// The second player.
+    Black,
+}
+
+impl From<yinsh::Color> for SeatColor {
+    fn from(c: yinsh::Color) -> SeatColor {
+        match c {
+            yinsh::Color::White => SeatColor::White,
+            yinsh::Color::Black => SeatColor::Black,
+        }
+    }
+}
+
+impl From<SeatColor> for yinsh::Color {
+    fn from(c: SeatColor) -> yinsh::Color {
+        match c {
+            SeatColor::White => yinsh::Color::White,
+            SeatColor::Black => yinsh::Color::Black,
+        }
+    }
+}
+
+/// A pair of values, one per colour.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct Pair<T> {
+    /// White's value.
+    pub white: T,
+    /// Black's value.
+    pub black: T,
+}
+
+/// The game variant of a table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "lowercase")]
+pub enum VariantName {
+    /// Three rings to win.
+    Standard,
+    /// One ring to win.
+    Blitz,
+}
+
+/// A time control: minutes on each clock and seconds added after each turn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct TimeSetting {
+    /// Initial time on each clock, in whole minutes (1–180).
+    pub minutes: u32,
+    /// Increment after each completed turn, in seconds (0–60).
+    pub increment: u32,
+}
+
+/// The options of a table; they can change only between games.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct TableOptions {
+    /// `standard` or `blitz`.
+    pub variant: VariantName,
+    /// Rings each player must remove to win, when they differ from the variant's
+    /// (handicap, RULES.md V3): white's and black's target.
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub handicap: Option<Pair<u8>>,
+    /// The game ends after this many ring moves (RULES.md V4); none when absent.
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turn_limit: Option<u16>,
+    /// The clocks; untimed when absent.
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time: Option<TimeSetting>,
+    /// Whether the finished game goes to the public archive.
+    pub log: bool,
+}
+
+impl Default for TableOptions {
+    fn default() -> TableOptions {
+        TableOptions {
+            variant: VariantName::Standard,
+            handicap: None,
+            turn_limit: None,
+            time: None,
+            log: true,
+        }
+    }
+}
+
+/// One change of a table option, as `/option …` makes it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(tag = "option", rename_all = "snake_case")]
+pub enum OptionChange {
+    /// `/option log on|off`.
+    Log {
+        /// Whether the game is archived.
+        on: bool,
+    },
+    /// `/option time <min>[+<sec>]|off`.
+    Time {
+        /// The new time control; untimed when absent.
+        #[ts(optional)]
+        #[serde(default)]
+        time: Option<TimeSetting>,
+    },
+    /// `/option variant standard|blitz` (clears a handicap).
+    Variant {
+        /// The variant.
+        variant: VariantName,
+    },
+    /// `/option handicap <white-target> <black-target>`.
+    Handicap {
+        /// White's target.
+        white: u8,
+        /// Black's target.
+        black: u8,
+    },
+    /// `/option turns <n>|off`.
+    Turns {
+        /// The turn limit; none when absent.
+        #[ts(optional)]
+        #[serde(default)]
+        limit: Option<u16>,
+    },
+}
+
+/// A table command: what a chat slash command or a button asks for.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(tag = "command", rename_all = "snake_case")]
+pub enum Command {
+    /// `/join [white|black]`: take a seat (the free one when no colour is given).
+    Join {
+        /// The seat wanted.
+        #[ts(optional)]
+        #[serde(default)]
+        color: Option<SeatColor>,
+    },
+    /// `/leave`: give up your seat (not while your game runs: resign first).
+    Leave,
+    /// `/start`: begin the game (both seats taken; a seated player starts it).
+    Start,
+    /// `/option …`: change an option before the start.
+    Option {
+        /// The change.
+        change: OptionChange,
+    },
+    /// `/bot [level]`: seat the engine in the free seat.
+    Bot {
+        /// Strength 1–10 (default 5).
+        #[ts(optional)]
+        #[serde(default)]
+        level: Option<u8>,
+    },
+    /// `/resign`.
+    Resign,
+    /// `/draw`: offer a draw.
+    Draw,
+    /// `/takeback`: ask to undo your last turn.
+    Takeback,
+    /// `/accept`: accept the opponent's draw offer or takeback request.
+    Accept,
+    /// `/decline`: decline it.
+    Decline,
+    /// `/who`: who is at the table.
+    Who,
+    /// `/help`: the list of commands.
+    Help,
+}
+
+/// The last event a client saw of a table, to resume from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct Since {
+    /// The table's epoch (it changes when the server restarts).
+    #[ts(type = "number")]
+    pub epoch: u64,
+    /// The last version seen.
+    #[ts(type = "number")]
+    pub version: u64,
+}
+
+/// What a client sends: a request, with an optional id echoed in the answer.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct ClientMessage {
+    /// Echoed in the `reply` or `error` this message causes.
+    #[ts(optional, type = "number")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<u64>,
+    /// The request.
+    #[serde(flatten)]
+    pub request: Request,
+}
+
+/// The requests a client can make.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Request {
+    /// Sets the language of replies (`en`, `nl`, `pl`, `de`).
+    Hello {
+        /// The language code.
+        lang: String,
+    },
+    /// Subscribes to the lobby: a `lobby` snapshot, then `lobby_table` and
+    /// `lobby_removed` updates.
+    Lobby,
+    /// Creates a table; the answer is a `reply` with its id in `table`.
+    CreateTable {
+        /// Its options.
+        options: TableOptions,
+    },
+    /// Watches a table: a `snapshot` (or, with `since`, the events missed), then every
+    /// event. Needed before anything else at that table.
+    Open {
+        /// The table id.
+        table: String,
+        /// The last event seen, to resume after a reconnect.
+        #[ts(optional)]
+        #[serde(default)]
+        since: Option<Since>,
+    },
+    /// Stops watching a table (a seat is kept).
+    Close {
+        /// The table id.
+        table: String,
+    },
+    /// A chat line; one starting with `/` is a command.
+    Chat {
+        /// The table id.
+        table: String,
+        /// The text (at most 500 characters).
+        text: String,
+    },
+    /// A table command (the buttons).
+    Command {
+        /// The table id.
+        table: String,
+        /// The command.
+        #[serde(flatten)]
+        command: Command,
+    },
+    /// A game action in the notation of RULES.md (`e5`, `e5-e9`, `r:c3-c7`, `x:e5`,
+    /// `pass`).
+    Act {
+        /// The table id.
+        table: String,
+        /// The action token.
+        action: String,
+        /// The number of actions already played that the client saw; an action sent
+        /// for an older state is refused rather than applied to a newer one.
+        #[ts(optional)]
+        #[serde(default)]
+        ply: Option<u32>,
+    },
+    /// Asks for a `pong`.
+    Ping,
+}
+
+/// A player as others see them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct PlayerView {
+    /// The player's id (bots have none).
+    #[ts(optional, type = "number")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<i64>,
+    /// The display name.
+    pub name: String,
+    /// The engine level, for a bot.
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bot: Option<u8>,
+    /// Whether the player has a connection open to the table right now.
+    pub online: bool,
+}
+
+/// What the lobby shows of a table.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct TableSummary {
+    /// The table id.
+    pub id: String,
+    /// Its options.
+    pub options: TableOptions,
+    /// Who sits where.
+    pub seats: Pair<Option<PlayerView>>,
+    /// How many spectators watch.
+    pub spectators: u32,
+    /// `waiting`, `playing` or `finished`.
+    pub status: TableStatus,
+}
+
+/// Whether a table's game runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "lowercase")]
+pub enum TableStatus {
+    /// No game has started, or the last one is over and no new one yet.
+    Waiting,
+    /// A game runs.
+    Playing,
+}
+
+/// Both clocks at the moment a message is sent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct ClockView {
+    /// White's remaining time in milliseconds.
+    #[ts(type = "number")]
+    pub white_ms: u64,
+    /// Black's remaining time in milliseconds.
+    #[ts(type = "number")]
+    pub black_ms: u64,
+    /// The clock that runs now, if any (count it down from the moment of arrival).
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub running: Option<SeatColor>,
+    /// Seconds added after each completed turn.
+    pub increment: u32,
+}
+
+/// The pieces on the board, as lists of points (`e5`, …).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct BoardView {
+    /// Rings of each colour.
+    pub rings: Pair<Vec<String>>,
+    /// Markers of each colour.
+    pub markers: Pair<Vec<String>>,
+}
+
+/// What the player to act must do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum StageName {
+    /// Place a ring.
+    Place,
+    /// Move a ring (or pass when none can move).
+    Move,
+    /// Choose a row to remove.
+    RemoveRow,
+    /// Choose a ring to remove.
+    RemoveRing,
+    /// The game is over.
+    Over,
+}
+
+/// How a game ended.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct ResultView {
+    /// The winner; a draw has none.
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub winner: Option<SeatColor>,
+    /// `1-0`, `0-1` or `1/2-1/2`.
+    pub score: String,
+    /// `target reached`, `pool exhausted`, `no moves`, `turn limit`, `resignation`,
+    /// `time`, `agreement` or `abandoned`.
+    pub termination: String,
+}
+
+/// A game as everyone at the table sees it; the legal actions are included so that
+/// clients need no rules of their own.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct GameView {
+    /// The game's id (its archive id once it is logged).
+    #[ts(type = "number")]
+    pub id: i64,
+    /// The position string (docs/notation.md).
+    pub position: String,
+    /// The pieces.
+    pub board: BoardView,
+    /// The player to act.
+    pub to_move: SeatColor,
+    /// What they must do.
+    pub stage: StageName,
+    /// Markers left in the pool.
+    pub pool: u32,
+    /// Rings each player has removed.
+    pub removed: Pair<u8>,
+    /// Rings each player must remove to win.
+    pub targets: Pair<u8>,
+    /// Ring moves played so far.
+    pub ring_moves: u16,
+    /// The legal actions of the player to act (empty once the game is over).
+    pub legal: Vec<String>,
+    /// Every action played, in order.
+    pub moves: Vec<String>,
+    /// The clocks, for a timed game.
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clocks: Option<ClockView>,
+    /// The result, once the game is over.
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<ResultView>,
+    /// The player whose draw offer is pending.
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub draw_offer: Option<SeatColor>,
+    /// The player whose takeback request is pending.
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub takeback_request: Option<SeatColor>,
+}
+
+/// A chat line.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct ChatLine {
+    /// Who wrote it.
+    pub from: String,
+    /// The text, to be shown as text (never as markup).
+    pub text: String,
+    /// When, in milliseconds since 1970 (UTC).
+    #[ts(type = "number")]
+    pub at: i64,
+}
+
+/// Everything about a table: the answer to `open`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct TableView {
+    /// The table id.
+    pub id: String,
+    /// Changes when the server restarts; resume with `since` only within one epoch.
+    #[ts(type = "number")]
+    pub epoch: u64,
+    /// The version of the last event.
+    #[ts(type = "number")]
+    pub version: u64,
+    /// The options.
+    pub options: TableOptions,
+    /// The seats.
+    pub seats: Pair<Option<PlayerView>>,
+    /// The names of the spectators.
+    pub spectators: Vec<String>,
+    /// The most recent chat lines, oldest first.
+    pub chat: Vec<ChatLine>,
+    /// The current game, or the last one (over) until the next starts.
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub game: Option<GameView>,
+}
+
+/// Something that happened at a table.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum TableEvent {
+    /// A player took a seat.
+    Joined {
+        /// The seat.
+        color: SeatColor,
+        /// The player.
+        player: PlayerView,
+    },
+    /// A seat was given up.
+    Left {
+        /// The seat.
+        color: SeatColor,
+    },
+    /// A seated player's connection came or went.
+    Presence {
+        /// The seat.
+        color: SeatColor,
+        /// Whether they are connected now.
+        online: bool,
+    },
+    /// The spectators changed.
+    Spectators {
+        /// Their names.
+        names: Vec<String>,
+    },
+    /// The options changed.
+    Options {
+        /// The new options.
+        options: TableOptions,
+        /// Who changed them.
+        by: String,
+    },
+    /// A game began.
+    Started,
+    /// A game action was played.
+    Acted {
+        /// Who played it.
+        color: SeatColor,
+        /// The action token.
+        action: String,
+    },
+    /// The last turn(s) were taken back.
+    TookBack {
+        /// How many actions were undone.
+        actions: u32,
+    },
+    /// A draw was offered.
+    DrawOffered {
+        /// By whom.
+        by: SeatColor,
+    },
+    /// A takeback was requested.
+    TakebackRequested {
+        /// By whom.
+        by: SeatColor,
+    },
+    /// A draw offer or takeback request was declined (or withdrawn by playing on).
+    Declined {
+        /// By whom.
+        by: SeatColor,
+    },
+    /// The game ended.
+    GameOver {
+        /// How.
+        result: ResultView,
+    },
+    /// A chat line.
+    Chat {
+        /// The line.
+        line: ChatLine,
+    },
+}
+
+/// What the server sends.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ServerMessage {
+    /// The first message on a connection: who you are.
+    Welcome {
+        /// You.
+        player: PlayerView,
+        /// The language replies are written in.
+        lang: String,
+        /// The server's version.
+        server: String,
+    },
+    /// The open tables (after `lobby`).
+    Lobby {
+        /// Every table.
+        tables: Vec<TableSummary>,
+    },
+    /// A table was created or changed.
+    LobbyTable {
+        /// Its summary.
+        table: TableSummary,
+    },
+    /// A table closed.
+    LobbyRemoved {
+        /// Its id.
+        table: String,
+    },
+    /// Everything about a table (after `open`, or when a resume is not possible).
+    Snapshot {
+        /// The table.
+        table: TableView,
+    },
+    /// Something happened at a table. Versions count up by one per event.
+    Event {
+        /// The table id.
+        table: String,
+        /// This event's version.
+        #[ts(type = "number")]
+        version: u64,
+        /// What happened.
+        event: TableEvent,
+        /// The game after it, when the event changed the game.
+        #[ts(optional)]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        game: Option<GameView>,
+        /// The clocks at the moment of the event, while a timed game runs (also in
+        /// `game` when that is sent).
+        #[ts(optional)]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        clocks: Option<ClockView>,
+    },
+    /// A request succeeded; `text` says so in the connection's language.
+    Reply {
+        /// The request's id.
+        #[ts(optional, type = "number")]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        id: Option<u64>,
+        /// The table concerned.
+        #[ts(optional)]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        table: Option<String>,
+        /// A stable key of the message (for clients that translate themselves).
+        key: String,
+        /// The message.
+        text: String,
+    },
+    /// A request was refused and changed nothing.
+    Error {
+        /// The request's id.
+        #[ts(optional, type = "number")]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        id: Option<u64>,
+        /// The table concerned.
+        #[ts(optional)]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        table: Option<String>,
+        /// A stable error code (`not_your_turn`, `illegal_action`, …).
+        code: String,
+        /// The reason, in the connection's language.
+        text: String,
+    },
+    /// The answer to `ping`.
+    Pong {
+        /// The request's id.
+        #[ts(optional, type = "number")]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        id: Option<u64>,
+    },
+}
+
+/// A logged game in the archive list.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct ArchiveEntry {
+    /// The game id.
+    #[ts(type = "number")]
+    pub id: i64,
+    /// White's name.
+    pub white: String,
+    /// Black's name.
+    pub black: String,
+    /// The options it was played with.
+    pub options: TableOptions,
+    /// When it started, in milliseconds since 1970 (UTC).
+    #[ts(type = "number")]
+    pub started_at: i64,
+    /// When it ended.
+    #[ts(type = "number")]
+    pub finished_at: i64,
+    /// The result.
+    pub result: ResultView,
+    /// How many actions were played.
+    pub actions: u32,
+}
+
+/// One action of an archived game, with the clocks after it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct ArchivedAction {
+    /// The action token.
+    pub action: String,
+    /// White's remaining time after it (timed games).
+    #[ts(optional, type = "number")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub white_ms: Option<u64>,
+    /// Black's remaining time after it (timed games).
+    #[ts(optional, type = "number")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub black_ms: Option<u64>,
+    /// When it was played, in milliseconds since 1970 (UTC).
+    #[ts(type = "number")]
+    pub at: i64,
+}
+
+/// One archived game in full: `GET /api/archive/{id}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct ArchivedGame {
+    /// What the list shows.
+    #[serde(flatten)]
+    pub entry: ArchiveEntry,
+    /// Every action with its clocks.
+    pub moves: Vec<ArchivedAction>,
+    /// The game record (docs/notation.md), as the download gives it.
+    pub record: String,
+}
+
+/// The answer of `GET /api/archive`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct ArchivePage {
+    /// The games, newest first.
+    pub games: Vec<ArchiveEntry>,
+    /// How many games match in all.
+    #[ts(type = "number")]
+    pub total: u64,
+}
+
+/// Every protocol type in TypeScript, as `client/src/protocol.ts` holds them.
+pub fn typescript() -> String {
+    let cfg = ts_rs::Config::default();
+    let mut out = String::from(
+        "// The WebSocket and HTTP protocol types of the YINSH server.\n\
+         // Generated from crates/yinsh-server/src/protocol.rs; do not edit by hand.\n\
+         // Regenerate: UPDATE_PROTOCOL=1 cargo test -p yinsh-server protocol_types\n",
+    );
+    let decls = [
+        SeatColor::decl(&cfg),
+        Pair::<()>::decl(&cfg),
+        VariantName::decl(&cfg),
+        TimeSetting::decl(&cfg),
+        TableOptions::decl(&cfg),
+        OptionChange::decl(&cfg),
+        Command::decl(&cfg),
+        Since::decl(&cfg),
+        ClientMessage::decl(&cfg),
+        Request::decl(&cfg),
+        PlayerView::decl(&cfg),
+        TableSummary::decl(&cfg),
+        TableStatus::decl(&cfg),
+        ClockView::decl(&cfg),
+        BoardView::decl(&cfg),
+        StageName::decl(&cfg),
+        ResultView::decl(&cfg),
+        GameView::decl(&cfg),
+        ChatLine::decl(&cfg),
+        TableView::decl(&cfg),
+        TableEvent::decl(&cfg),
+        ServerMessage::decl(&cfg),
+        ArchiveEntry::decl(&cfg),
+        ArchivedAction::decl(&cfg),
+        ArchivedGame::decl(&cfg),
+        ArchivePage::decl(&cfg),
+    ];
+    for decl in decls {
+        out.push_str("\nexport ");
+        out.push_str(&decl);
+        out.push('\n');
+    }
+    out
+}

@@ -1,0 +1,119 @@
+//! Guest identities: a random session token in a cookie, only its hash stored, and a
+//! readable name.
+
+use axum::http::HeaderMap;
+use axum::http::header::{COOKIE, SET_COOKIE};
+use sha2::{Digest, Sha256};
+
+use crate::store::{Player, Store, StoreResult};
+
+/// The session cookie's name.
+pub const COOKIE_NAME: &str = "yinsh_session";
+
+/// A new random token: 32 bytes as 64 hex digits.
+pub fn new_token() -> String {
+    let mut bytes = [0u8; 32];
+    getrandom::getrandom(&mut bytes).expect("the system's random source works");
+    hex(&bytes)
+}
+
+/// The hash the store keeps of a token.
+pub fn hash_token(token: &str) -> String {
+    hex(&Sha256::digest(token.as_bytes()))
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The session token of a request's cookies, if it has a well-formed one.
+pub fn token_of(headers: &HeaderMap) -> Option<String> {
+    headers
+        .get_all(COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|c| c.trim().split_once('='))
+        .find(|(name, _)| *name == COOKIE_NAME)
+        .map(|(_, value)| value.to_owned())
+        .filter(|t| t.len() == 64 && t.bytes().all(|b| b.is_ascii_hexdigit()))
+}
+
+/// The `Set-Cookie` value that hands out `token` (a year, this site only, not for
+/// scripts).
+pub fn cookie(token: &str) -> String {
+    format!("{COOKIE_NAME}={token}; Path=/; Max-Age=31536000; HttpOnly; SameSite=Lax")
+}
+
+/// Adds the cookie of a newly created session to a response's headers.
+pub fn set_cookie(headers: &mut HeaderMap, token: &str) {
+    if let Ok(v) = cookie(token).parse() {
+        headers.append(SET_COOKIE, v);
+    }
+}
+
+const ADJECTIVES: &[&str] = &[
+    "Amber", "Bold", "Brave", "Bright", "Calm", "Clever", "Cosmic", "Crimson", "Daring", "Eager",
+    "Gentle", "Golden", "Happy", "Jolly", "Keen", "Lively", "Lucky", "Mellow", "Nimble", "Noble",
+    "Quick", "Quiet", "Rapid", "Silver", "Sly", "Steady", "Sunny", "Swift", "Tidy", "Witty",
+];
+
+const ANIMALS: &[&str] = &[
+    "Badger", "Beaver", "Crane", "Dolphin", "Falcon", "Ferret", "Fox", "Gecko", "Heron", "Ibis",
+    "Jackal", "Koala", "Lemur", "Lynx", "Marten", "Moose", "Newt", "Otter", "Owl", "Panda",
+    "Puffin", "Raven", "Robin", "Seal", "Stork", "Tapir", "Tiger", "Walrus", "Wren", "Yak",
+];
+
+/// A readable guest name such as `SwiftOtter42`.
+pub fn guest_name() -> String {
+    let mut b = [0u8; 4];
+    getrandom::getrandom(&mut b).expect("the system's random source works");
+    let n = u32::from_le_bytes(b);
+    format!(
+        "{}{}{}",
+        ADJECTIVES[n as usize % ADJECTIVES.len()],
+        ANIMALS[(n as usize / ADJECTIVES.len()) % ANIMALS.len()],
+        (n / 1000) % 100
+    )
+}
+
+/// The player of a request's session, or a new guest with a new session. The second
+/// value is the new token to hand out, if one was made.
+pub async fn identify(
+    store: &dyn Store,
+    headers: &HeaderMap,
+) -> StoreResult<(Player, Option<String>)> {
+    if let Some(token) = token_of(headers) {
+        if let Some(player) = store.session_player(&hash_token(&token)).await? {
+            return Ok((player, None));
+        }
+    }
+    let token = new_token();
+    let player = store
+        .create_guest(&hash_token(&token), &guest_name())
+        .await?;
+    Ok((player, Some(token)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_and_cookies() {
+        let t = new_token();
+        assert_eq!(t.len(), 64);
+        assert_ne!(t, new_token());
+        assert_ne!(hash_token(&t), t);
+        let mut h = HeaderMap::new();
+        h.insert(
+            COOKIE,
+            format!("a=b; {COOKIE_NAME}={t}; c=d").parse().unwrap(),
+        );
+        assert_eq!(token_of(&h), Some(t));
+        let mut bad = HeaderMap::new();
+        bad.insert(COOKIE, format!("{COOKIE_NAME}=../../etc").parse().unwrap());
+        assert_eq!(token_of(&bad), None);
+        assert!(guest_name().chars().next().unwrap().is_ascii_uppercase());
+    }
+}

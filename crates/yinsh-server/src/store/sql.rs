@@ -1,0 +1,401 @@
+//! [`Store`] over SQLite or PostgreSQL through sqlx's `Any` driver: the same queries
+//! (numbered `$n` parameters, which both accept), one migrations folder per backend.
+
+use sqlx::any::{AnyPoolOptions, AnyRow};
+use sqlx::{AnyPool, Executor, Row};
+
+use super::{
+    ArchiveList, ArchiveQuery, NewGame, Player, SeatRecord, Store, StoreError, StoreFuture,
+    StoreResult, StoredAction, StoredGame, StoredResult,
+};
+
+/// The SQL store. Cheap to clone (a connection pool).
+#[derive(Debug, Clone)]
+pub struct SqlStore {
+    pool: AnyPool,
+}
+
+/// Which database a URL names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+impl Backend {
+    fn of(url: &str) -> StoreResult<Backend> {
+        if url.starts_with("sqlite:") {
+            Ok(Backend::Sqlite)
+        } else if url.starts_with("postgres:") || url.starts_with("postgresql:") {
+            Ok(Backend::Postgres)
+        } else {
+            Err(StoreError(format!(
+                "unsupported database URL '{url}': use sqlite://… or postgres://…"
+            )))
+        }
+    }
+}
+
+const GAME_COLUMNS: &str = "id, table_id, options, white_id, white_name, white_bot, black_id, \
+     black_name, black_bot, started_at, finished_at, winner, termination, action_count";
+
+impl SqlStore {
+    /// Connects to `url` (`sqlite://path?mode=rwc`, `postgres://…`) and brings its schema
+    /// up to date.
+    pub async fn connect(url: &str) -> StoreResult<SqlStore> {
+        sqlx::any::install_default_drivers();
+        let backend = Backend::of(url)?;
+        let mut options = AnyPoolOptions::new()
+            .max_connections(if backend == Backend::Sqlite { 4 } else { 8 })
+            .acquire_timeout(std::time::Duration::from_secs(5));
+        if backend == Backend::Sqlite {
+            // WAL with NORMAL synchronisation: a commit survives the process being
+            // killed (only a power loss can undo the last ones), and writers do not
+            // block readers.
+            options = options.after_connect(|conn, _| {
+                Box::pin(async move {
+                    conn.execute("PRAGMA journal_mode = WAL").await?;
+                    conn.execute("PRAGMA synchronous = NORMAL").await?;
+                    conn.execute("PRAGMA foreign_keys = ON").await?;
+                    Ok(())
+                })
+            });
+        }
+        let pool = options.connect(url).await?;
+        match backend {
+            Backend::Sqlite => sqlx::migrate!("migrations/sqlite").run(&pool).await?,
+            Backend::Postgres => sqlx::migrate!("migrations/postgres").run(&pool).await?,
+        }
+        Ok(SqlStore { pool })
+    }
+
+    /// Closes every connection.
+    pub async fn close(&self) {
+        self.pool.close().await;
+    }
+}
+
+fn seat(row: &AnyRow, color: &str) -> StoreResult<SeatRecord> {
+    let bot: Option<i64> = row.try_get(format!("{color}_bot").as_str())?;
+    Ok(SeatRecord {
+        player_id: row.try_get(format!("{color}_id").as_str())?,
+        name: row.try_get(format!("{color}_name").as_str())?,
+        bot: bot.map(|b| b.clamp(0, 255) as u8),
+    })
+}
+
+fn game_row(row: &AnyRow) -> StoreResult<StoredGame> {
+    let options: String = row.try_get("options")?;
+    let options = serde_json::from_str(&options)
+        .map_err(|e| StoreError(format!("stored table options are unreadable: {e}")))?;
+    let finished_at: Option<i64> = row.try_get("finished_at")?;
+    let termination: Option<String> = row.try_get("termination")?;
+    let result = match (finished_at, termination) {
+        (Some(finished_at), Some(termination)) => Some(StoredResult {
+            winner: row.try_get("winner")?,
+            termination,
+            finished_at,
+        }),
+        _ => None,
+    };
+    Ok(StoredGame {
+        id: row.try_get("id")?,
+        game: NewGame {
+            table_id: row.try_get("table_id")?,
+            options,
+            white: seat(row, "white")?,
+            black: seat(row, "black")?,
+            started_at: row.try_get("started_at")?,
+        },
+        actions: Vec::new(),
+        result,
+    })
+}
+
+fn millis(v: Option<i64>) -> Option<u64> {
+    v.map(|v| v.max(0) as u64)
+}
+
+impl SqlStore {
+    async fn load_actions(&self, game: &mut StoredGame) -> StoreResult<()> {
+        let rows = sqlx::query(
+            "SELECT token, white_ms, black_ms, at FROM actions WHERE game_id = $1 ORDER BY ply",
+        )
+        .bind(game.id)
+        .fetch_all(&self.pool)
+        .await?;
+        game.actions = rows
+            .iter()
+            .map(|r| {
+                Ok(StoredAction {
+                    token: r.try_get("token")?,
+                    white_ms: millis(r.try_get("white_ms")?),
+                    black_ms: millis(r.try_get("black_ms")?),
+                    at: r.try_get("at")?,
+                })
+            })
+            .collect::<StoreResult<_>>()?;
+        Ok(())
+    }
+}
+
+/// `text` as a LIKE pattern that matches it anywhere, with `\` escaping.
+fn contains_pattern(text: &str) -> String {
+    let mut p = String::from("%");
+    for c in text.to_lowercase().chars() {
+        if matches!(c, '%' | '_' | '\\') {
+            p.push('\\');
+        }
+        p.push(c);
+    }
+    p.push('%');
+    p
+}
+
+impl Store for SqlStore {
+    fn ping(&self) -> StoreFuture<'_, ()> {
+        Box::pin(async move {
+            sqlx::query("SELECT 1").execute(&self.pool).await?;
+            Ok(())
+        })
+    }
+
+    fn session_player<'a>(&'a self, token_hash: &'a str) -> StoreFuture<'a, Option<Player>> {
+        Box::pin(async move {
+            let row = sqlx::query(
+                "SELECT p.id, p.name FROM sessions s JOIN players p ON p.id = s.player_id \
+                 WHERE s.token_hash = $1",
+            )
+            .bind(token_hash)
+            .fetch_optional(&self.pool)
+            .await?;
+            row.map(|r| {
+                Ok(Player {
+                    id: r.try_get("id")?,
+                    name: r.try_get("name")?,
+                })
+            })
+            .transpose()
+        })
+    }
+
+    fn create_guest<'a>(&'a self, token_hash: &'a str, name: &'a str) -> StoreFuture<'a, Player> {
+        Box::pin(async move {
+            let now = crate::now_ms();
+            let mut tx = self.pool.begin().await?;
+            let id: i64 =
+                sqlx::query("INSERT INTO players (name, created_at) VALUES ($1, $2) RETURNING id")
+                    .bind(name)
+                    .bind(now)
+                    .fetch_one(&mut *tx)
+                    .await?
+                    .try_get("id")?;
+            sqlx::query(
+                "INSERT INTO sessions (token_hash, player_id, created_at) VALUES ($1, $2, $3)",
+            )
+            .bind(token_hash)
+            .bind(id)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?;
+            tx.commit().await?;
+            Ok(Player {
+                id,
+                name: name.to_owned(),
+            })
+        })
+    }
+
+    fn create_game<'a>(&'a self, game: &'a NewGame) -> StoreFuture<'a, i64> {
+        Box::pin(async move {
+            let options = serde_json::to_string(&game.options)
+                .map_err(|e| StoreError(format!("table options: {e}")))?;
+            let row = sqlx::query(
+                "INSERT INTO games (table_id, options, white_id, white_name, white_bot, \
+                 black_id, black_name, black_bot, started_at) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id",
+            )
+            .bind(&game.table_id)
+            .bind(options)
+            .bind(game.white.player_id)
+            .bind(&game.white.name)
+            .bind(game.white.bot.map(i64::from))
+            .bind(game.black.player_id)
+            .bind(&game.black.name)
+            .bind(game.black.bot.map(i64::from))
+            .bind(game.started_at)
+            .fetch_one(&self.pool)
+            .await?;
+            Ok(row.try_get("id")?)
+        })
+    }
+
+    fn append_action<'a>(
+        &'a self,
+        game_id: i64,
+        ply: u32,
+        action: &'a StoredAction,
+    ) -> StoreFuture<'a, ()> {
+        Box::pin(async move {
+            let mut tx = self.pool.begin().await?;
+            sqlx::query(
+                "INSERT INTO actions (game_id, ply, token, white_ms, black_ms, at) \
+                 VALUES ($1, $2, $3, $4, $5, $6)",
+            )
+            .bind(game_id)
+            .bind(i64::from(ply))
+            .bind(&action.token)
+            .bind(action.white_ms.map(|v| v as i64))
+            .bind(action.black_ms.map(|v| v as i64))
+            .bind(action.at)
+            .execute(&mut *tx)
+            .await?;
+            sqlx::query("UPDATE games SET action_count = $1 WHERE id = $2")
+                .bind(i64::from(ply) + 1)
+                .bind(game_id)
+                .execute(&mut *tx)
+                .await?;
+            tx.commit().await?;
+            Ok(())
+        })
+    }
+
+    fn truncate_actions(&self, game_id: i64, keep: u32) -> StoreFuture<'_, ()> {
+        Box::pin(async move {
+            let mut tx = self.pool.begin().await?;
+            sqlx::query("DELETE FROM actions WHERE game_id = $1 AND ply >= $2")
+                .bind(game_id)
+                .bind(i64::from(keep))
+                .execute(&mut *tx)
+                .await?;
+            sqlx::query("UPDATE games SET action_count = $1 WHERE id = $2")
+                .bind(i64::from(keep))
+                .bind(game_id)
+                .execute(&mut *tx)
+                .await?;
+            tx.commit().await?;
+            Ok(())
+        })
+    }
+
+    fn finish_game<'a>(
+        &'a self,
+        game_id: i64,
+        result: &'a StoredResult,
+        log: bool,
+    ) -> StoreFuture<'a, ()> {
+        Box::pin(async move {
+            let mut tx = self.pool.begin().await?;
+            if log {
+                sqlx::query(
+                    "UPDATE games SET finished_at = $1, winner = $2, termination = $3 \
+                     WHERE id = $4",
+                )
+                .bind(result.finished_at)
+                .bind(result.winner.as_deref())
+                .bind(&result.termination)
+                .bind(game_id)
+                .execute(&mut *tx)
+                .await?;
+            } else {
+                sqlx::query("DELETE FROM actions WHERE game_id = $1")
+                    .bind(game_id)
+                    .execute(&mut *tx)
+                    .await?;
+                sqlx::query("DELETE FROM games WHERE id = $1")
+                    .bind(game_id)
+                    .execute(&mut *tx)
+                    .await?;
+            }
+            tx.commit().await?;
+            Ok(())
+        })
+    }
+
+    fn unfinished_games(&self) -> StoreFuture<'_, Vec<StoredGame>> {
+        Box::pin(async move {
+            let rows = sqlx::query(&format!(
+                "SELECT {GAME_COLUMNS} FROM games WHERE finished_at IS NULL ORDER BY id"
+            ))
+            .fetch_all(&self.pool)
+            .await?;
+            let mut games = rows.iter().map(game_row).collect::<StoreResult<Vec<_>>>()?;
+            for game in &mut games {
+                self.load_actions(game).await?;
+            }
+            Ok(games)
+        })
+    }
+
+    fn archive<'a>(&'a self, query: &'a ArchiveQuery) -> StoreFuture<'a, ArchiveList> {
+        Box::pin(async move {
+            let mut filter = String::from("finished_at IS NOT NULL");
+            let mut n = 0;
+            let mut param = || {
+                n += 1;
+                format!("${n}")
+            };
+            let pattern = query.player.as_deref().map(contains_pattern);
+            if pattern.is_some() {
+                let p = param();
+                filter.push_str(&format!(
+                    " AND (LOWER(white_name) LIKE {p} ESCAPE '\\' \
+                     OR LOWER(black_name) LIKE {p} ESCAPE '\\')"
+                ));
+            }
+            if query.from.is_some() {
+                filter.push_str(&format!(" AND started_at >= {}", param()));
+            }
+            if query.to.is_some() {
+                filter.push_str(&format!(" AND started_at < {}", param()));
+            }
+            let (limit, offset) = (param(), param());
+            let list = format!(
+                "SELECT {GAME_COLUMNS} FROM games WHERE {filter} \
+                 ORDER BY started_at DESC, id DESC LIMIT {limit} OFFSET {offset}"
+            );
+            let count = format!("SELECT COUNT(*) AS n FROM games WHERE {filter}");
+
+            let mut list_q = sqlx::query(&list);
+            let mut count_q = sqlx::query(&count);
+            if let Some(p) = &pattern {
+                list_q = list_q.bind(p.clone());
+                count_q = count_q.bind(p.clone());
+            }
+            for bound in [query.from, query.to].into_iter().flatten() {
+                list_q = list_q.bind(bound);
+                count_q = count_q.bind(bound);
+            }
+            let list_q = list_q
+                .bind(i64::from(query.limit.clamp(1, 100)))
+                .bind(i64::from(query.offset));
+            let rows = list_q.fetch_all(&self.pool).await?;
+            let total: i64 = count_q.fetch_one(&self.pool).await?.try_get("n")?;
+            let mut games = Vec::with_capacity(rows.len());
+            let mut action_counts = Vec::with_capacity(rows.len());
+            for row in &rows {
+                games.push(game_row(row)?);
+                let count: i64 = row.try_get("action_count")?;
+                action_counts.push(count.clamp(0, i64::from(u32::MAX)) as u32);
+            }
+            Ok(ArchiveList {
+                games,
+                action_counts,
+                total: total.max(0) as u64,
+            })
+        })
+    }
+
+    fn game(&self, id: i64) -> StoreFuture<'_, Option<StoredGame>> {
+        Box::pin(async move {
+            let row = sqlx::query(&format!("SELECT {GAME_COLUMNS} FROM games WHERE id = $1"))
+                .bind(id)
+                .fetch_optional(&self.pool)
+                .await?;
+            let Some(row) = row else { return Ok(None) };
+            let mut game = game_row(&row)?;
+            self.load_actions(&mut game).await?;
+            Ok(Some(game))
+        })
+    }
+}

@@ -1,0 +1,331 @@
+//! One WebSocket connection: reads requests, answers them, and forwards the events of
+//! the tables and the lobby it watches.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use axum::extract::ws::{Message, WebSocket};
+use futures_util::{SinkExt, StreamExt};
+use tokio::sync::{Notify, broadcast, mpsc};
+use tokio::time::Instant;
+
+use crate::i18n::{Lang, Msg};
+use crate::protocol::{ClientMessage, PlayerView, Request, ServerMessage};
+use crate::store::Player;
+use crate::table::{self, Conn, TableHandle, TableRequest, to_text};
+use crate::{Config, Ctx};
+
+/// Messages queued for a connection before it counts as not reading.
+const OUTBOX: usize = 512;
+/// A send that takes longer than this cuts the connection off.
+const SEND_TIMEOUT: Duration = Duration::from_secs(10);
+/// Refused messages in a row (over the rate limit) before the connection is closed.
+const STRIKES: u32 = 100;
+
+static NEXT_CONN: AtomicU64 = AtomicU64::new(1);
+
+/// A token bucket: `burst` messages at once, refilled at `rate` a second.
+struct RateLimit {
+    tokens: f64,
+    rate: f64,
+    burst: f64,
+    at: Instant,
+}
+
+impl RateLimit {
+    fn new(rate: u32, burst: u32) -> RateLimit {
+        RateLimit {
+            tokens: f64::from(burst),
+            rate: f64::from(rate),
+            burst: f64::from(burst),
+            at: Instant::now(),
+        }
+    }
+
+    fn allow(&mut self) -> bool {
+        let now = Instant::now();
+        let dt = now.saturating_duration_since(self.at).as_secs_f64();
+        self.at = now;
+        self.tokens = (self.tokens + dt * self.rate).min(self.burst);
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+}
+
+struct Connection {
+    ctx: Ctx,
+    config: Config,
+    conn: Conn,
+    lang: Lang,
+    opened: HashMap<String, TableHandle>,
+    lobby: Option<broadcast::Receiver<Arc<str>>>,
+    limit: RateLimit,
+    strikes: u32,
+}
+
+/// Serves one upgraded socket until it closes.
+pub async fn serve(ctx: Ctx, config: Config, socket: WebSocket, player: Player, lang: Lang) {
+    let (tx, mut rx) = mpsc::channel::<Arc<str>>(OUTBOX);
+    let kick = Arc::new(Notify::new());
+    let (mut sink, mut stream) = socket.split();
+    let mut writer = tokio::spawn(async move {
+        while let Some(text) = rx.recv().await {
+            let sent = tokio::time::timeout(SEND_TIMEOUT, sink.send(Message::Text((*text).into())));
+            if !matches!(sent.await, Ok(Ok(()))) {
+                return;
+            }
+        }
+        let _ = sink.close().await;
+    });
+    let mut c = Connection {
+        limit: RateLimit::new(config.rate_per_sec, config.rate_burst),
+        ctx,
+        config,
+        conn: Conn {
+            id: NEXT_CONN.fetch_add(1, Ordering::Relaxed),
+            player: player.clone(),
+            tx,
+            kick: kick.clone(),
+        },
+        lang,
+        opened: HashMap::new(),
+        lobby: None,
+        strikes: 0,
+    };
+    c.send(&ServerMessage::Welcome {
+        player: PlayerView {
+            id: Some(player.id),
+            name: player.name.clone(),
+            bot: None,
+            online: true,
+        },
+        lang: lang.code().to_owned(),
+        server: env!("CARGO_PKG_VERSION").to_owned(),
+    });
+    loop {
+        tokio::select! {
+            frame = stream.next() => match frame {
+                Some(Ok(Message::Text(text))) => {
+                    if !c.message(text.as_str()).await {
+                        break;
+                    }
+                }
+                Some(Ok(Message::Binary(_))) => {
+                    c.error(None, None, Msg::new("bad_message").arg("reason", "binary frames are not used; send JSON text"));
+                }
+                Some(Ok(Message::Ping(_) | Message::Pong(_))) => {}
+                Some(Ok(Message::Close(_))) | Some(Err(_)) | None => break,
+            },
+            update = recv_lobby(&mut c.lobby) => match update {
+                Ok(text) => { c.conn.send(text); }
+                Err(broadcast::error::RecvError::Lagged(_)) => c.send_lobby(),
+                Err(broadcast::error::RecvError::Closed) => c.lobby = None,
+            },
+            _ = kick.notified() => break,
+            _ = &mut writer => break,
+        }
+    }
+    for handle in c.opened.values() {
+        handle.close(c.conn.id);
+    }
+    drop(c);
+    // Let the writer flush what is queued (it ends when the outbox closes), unless
+    // it is stuck on a client that does not read.
+    let _ = tokio::time::timeout(Duration::from_secs(2), writer).await;
+}
+
+async fn recv_lobby(
+    rx: &mut Option<broadcast::Receiver<Arc<str>>>,
+) -> Result<Arc<str>, broadcast::error::RecvError> {
+    match rx {
+        Some(rx) => rx.recv().await,
+        None => std::future::pending().await,
+    }
+}
+
+/// The `id` of a message that could not be read, if it has one.
+fn id_of(text: &str) -> Option<u64> {
+    serde_json::from_str::<serde_json::Value>(text)
+        .ok()?
+        .get("id")?
+        .as_u64()
+}
+
+impl Connection {
+    fn send(&self, msg: &ServerMessage) {
+        self.conn.send(to_text(msg));
+    }
+
+    fn reply(&self, id: Option<u64>, table: Option<String>, msg: Msg) {
+        self.send(&ServerMessage::Reply {
+            id,
+            table,
+            key: msg.key.to_owned(),
+            text: msg.render(self.lang),
+        });
+    }
+
+    fn error(&self, id: Option<u64>, table: Option<String>, msg: Msg) {
+        self.send(&ServerMessage::Error {
+            id,
+            table,
+            code: msg.key.to_owned(),
+            text: msg.render(self.lang),
+        });
+    }
+
+    fn send_lobby(&self) {
+        self.send(&ServerMessage::Lobby {
+            tables: self.ctx.lobby.list(),
+        });
+    }
+
+    /// Handles one text message; `false` to close the connection.
+    async fn message(&mut self, text: &str) -> bool {
+        if !self.limit.allow() {
+            self.strikes += 1;
+            self.error(id_of(text), None, Msg::new("rate_limited"));
+            return self.strikes < STRIKES;
+        }
+        self.strikes = 0;
+        if text.len() > self.config.max_message {
+            self.error(
+                None,
+                None,
+                Msg::new("too_large").arg("limit", self.config.max_message),
+            );
+            return true;
+        }
+        let msg: ClientMessage = match serde_json::from_str(text) {
+            Ok(m) => m,
+            Err(e) => {
+                self.error(
+                    id_of(text),
+                    None,
+                    Msg::new("bad_message").arg("reason", e.to_string()),
+                );
+                return true;
+            }
+        };
+        let id = msg.id;
+        match self.request(id, msg.request).await {
+            Ok(()) => {}
+            Err((table, e)) => self.error(id, table, e),
+        }
+        true
+    }
+
+    async fn request(
+        &mut self,
+        id: Option<u64>,
+        request: Request,
+    ) -> Result<(), (Option<String>, Msg)> {
+        let at_table =
+            |table: &str, this: &Connection| -> Result<TableHandle, (Option<String>, Msg)> {
+                match this.opened.get(table) {
+                    Some(h) => Ok(h.clone()),
+                    None if this.ctx.lobby.get(table).is_some() => Err((
+                        Some(table.to_owned()),
+                        Msg::new("not_open").arg("table", table),
+                    )),
+                    None => Err((
+                        Some(table.to_owned()),
+                        Msg::new("no_table").arg("table", table),
+                    )),
+                }
+            };
+        let (table, request) = match request {
+            Request::Hello { lang } => {
+                return match Lang::from_code(&lang) {
+                    Some(l) => {
+                        self.lang = l;
+                        self.reply(id, None, Msg::new("lang_set"));
+                        Ok(())
+                    }
+                    None => Err((
+                        None,
+                        Msg::new("bad_message").arg("reason", format!("unknown language '{lang}'")),
+                    )),
+                };
+            }
+            Request::Lobby => {
+                if self.lobby.is_none() {
+                    self.lobby = Some(self.ctx.lobby.subscribe());
+                }
+                self.send_lobby();
+                return Ok(());
+            }
+            Request::Ping => {
+                self.send(&ServerMessage::Pong { id });
+                return Ok(());
+            }
+            Request::CreateTable { options } => {
+                table::validate_options(&options).map_err(|e| (None, e))?;
+                if !self.ctx.lobby.has_room() {
+                    return Err((None, Msg::new("too_many_tables")));
+                }
+                let tid = self.ctx.lobby.fresh_id();
+                let (handle, summary) = table::spawn(self.ctx.clone(), tid.clone(), options);
+                self.ctx.lobby.insert(handle, summary);
+                self.reply(
+                    id,
+                    Some(tid.to_string()),
+                    Msg::new("created").arg("table", &*tid),
+                );
+                return Ok(());
+            }
+            Request::Open { table, since } => {
+                let handle = self.ctx.lobby.get(&table).ok_or_else(|| {
+                    (
+                        Some(table.clone()),
+                        Msg::new("no_table").arg("table", &table),
+                    )
+                })?;
+                // Opening again (a resync) replaces the subscription in the actor.
+                handle
+                    .open(self.conn.clone(), since)
+                    .await
+                    .map_err(|e| (Some(table.clone()), e))?;
+                self.opened.insert(table.clone(), handle);
+                self.reply(
+                    id,
+                    Some(table.clone()),
+                    Msg::new("opened").arg("table", &table),
+                );
+                return Ok(());
+            }
+            Request::Close { table } => {
+                let handle = self.opened.remove(&table).ok_or_else(|| {
+                    (
+                        Some(table.clone()),
+                        Msg::new("not_open").arg("table", &table),
+                    )
+                })?;
+                handle.close(self.conn.id);
+                self.reply(
+                    id,
+                    Some(table.clone()),
+                    Msg::new("closed").arg("table", &table),
+                );
+                return Ok(());
+            }
+            Request::Chat { table, text } => (table, TableRequest::Chat(text)),
+            Request::Command { table, command } => (table, TableRequest::Command(command)),
+            Request::Act { table, action, ply } => (table, TableRequest::Act(action, ply)),
+        };
+        let handle = at_table(&table, self)?;
+        match handle.request(self.conn.player.clone(), request).await {
+            Ok(msg) => {
+                self.reply(id, Some(table), msg);
+                Ok(())
+            }
+            Err(e) => Err((Some(table), e)),
+        }
+    }
+}

@@ -1,0 +1,440 @@
+//! Test helpers: a server on port 0 over a fresh store, WebSocket clients, plain HTTP.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+use tokio::sync::oneshot;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+use yinsh_server::protocol::{
+    ClientMessage, Command, GameView, PlayerView, Request, ServerMessage, TableEvent, TableOptions,
+    TableView,
+};
+use yinsh_server::store::Store;
+use yinsh_server::{Config, Server};
+
+/// A running server and what it stands on.
+pub struct TestServer {
+    pub addr: SocketAddr,
+    pub store: Arc<dyn Store>,
+    stop: Option<oneshot::Sender<()>>,
+    task: Option<tokio::task::JoinHandle<()>>,
+    _dir: Option<tempfile::TempDir>,
+}
+
+impl TestServer {
+    /// A server over a new SQLite file, no bots unless `config` has them.
+    pub async fn start() -> TestServer {
+        TestServer::start_with(Config {
+            bots: None,
+            ..Config::default()
+        })
+        .await
+    }
+
+    /// A server over a new SQLite file with `config`.
+    pub async fn start_with(config: Config) -> TestServer {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let url = format!("sqlite://{}?mode=rwc", dir.path().join("test.db").display());
+        let mut s = TestServer::on(&url, config).await;
+        s._dir = Some(dir);
+        s
+    }
+
+    /// A server over the database at `url`.
+    pub async fn on(url: &str, config: Config) -> TestServer {
+        let store = yinsh_server::store::open(url).await.expect("store opens");
+        TestServer::with_store(store, config).await
+    }
+
+    /// A server over `store`.
+    pub async fn with_store(store: Arc<dyn Store>, config: Config) -> TestServer {
+        let server = Server::new(store.clone(), config).await.expect("server");
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let (stop, stopped) = oneshot::channel::<()>();
+        let task = tokio::spawn(async move {
+            server
+                .serve(listener, async {
+                    let _ = stopped.await;
+                })
+                .await
+                .unwrap();
+        });
+        TestServer {
+            addr,
+            store,
+            stop: Some(stop),
+            task: Some(task),
+            _dir: None,
+        }
+    }
+
+    /// Stops serving (the store stays).
+    pub async fn stop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(task) = self.task.take() {
+            task.abort();
+            let _ = task.await;
+        }
+    }
+
+    /// A new guest.
+    pub async fn client(&self) -> Client {
+        Client::connect(self.addr, None).await
+    }
+
+    /// `GET path`: status and body.
+    pub async fn get(&self, path: &str) -> (u16, String) {
+        http(self.addr, "GET", path, &[]).await
+    }
+}
+
+/// A plain HTTP/1.1 request: status and body.
+pub async fn http(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+) -> (u16, String) {
+    let (status, _, body) = http_full(addr, method, path, headers).await;
+    (status, body)
+}
+
+/// A plain HTTP/1.1 request: status, headers (lower-case names) and body.
+pub async fn http_full(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+) -> (u16, Vec<(String, String)>, String) {
+    let mut s = TcpStream::connect(addr).await.unwrap();
+    let mut req = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Length: 0\r\n"
+    );
+    for (k, v) in headers {
+        req.push_str(&format!("{k}: {v}\r\n"));
+    }
+    req.push_str("\r\n");
+    s.write_all(req.as_bytes()).await.unwrap();
+    let mut raw = Vec::new();
+    tokio::time::timeout(Duration::from_secs(10), s.read_to_end(&mut raw))
+        .await
+        .expect("HTTP answer in time")
+        .unwrap();
+    let raw = String::from_utf8_lossy(&raw).into_owned();
+    let (head, body) = raw.split_once("\r\n\r\n").unwrap_or((&raw, ""));
+    let mut lines = head.lines();
+    let status = lines
+        .next()
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
+    let headers = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_owned()))
+        .collect::<Vec<_>>();
+    let chunked = headers
+        .iter()
+        .any(|(k, v)| k == "transfer-encoding" && v.contains("chunked"));
+    let body = if chunked {
+        dechunk(body)
+    } else {
+        body.to_owned()
+    };
+    (status, headers, body)
+}
+
+fn dechunk(mut body: &str) -> String {
+    let mut out = String::new();
+    while let Some((size, rest)) = body.split_once("\r\n") {
+        let n = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
+        if n == 0 {
+            break;
+        }
+        out.push_str(&rest[..n]);
+        body = rest[n..].trim_start_matches("\r\n");
+    }
+    out
+}
+
+type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
+
+/// A WebSocket client speaking the protocol.
+pub struct Client {
+    ws: Ws,
+    pub cookie: String,
+    pub player: PlayerView,
+    next_id: u64,
+    /// Table events received, in order.
+    pub events: Vec<(u64, TableEvent)>,
+    /// The last game view received.
+    pub game: Option<GameView>,
+    /// How far [`Client::event`] has looked in `events`.
+    cursor: usize,
+}
+
+/// How long a test waits for a message before failing.
+pub const WAIT: Duration = Duration::from_secs(20);
+
+impl Client {
+    /// Connects, with the session cookie `cookie` if given (a new guest otherwise).
+    pub async fn connect(addr: SocketAddr, cookie: Option<&str>) -> Client {
+        let mut request = format!("ws://{addr}/ws").into_client_request().unwrap();
+        if let Some(c) = cookie {
+            request
+                .headers_mut()
+                .insert("cookie", format!("yinsh_session={c}").parse().unwrap());
+        }
+        let (ws, response) = tokio_tungstenite::connect_async(request)
+            .await
+            .expect("connects");
+        let cookie = response
+            .headers()
+            .get("set-cookie")
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.split(';').next())
+            .and_then(|v| v.strip_prefix("yinsh_session="))
+            .map(str::to_owned)
+            .or_else(|| cookie.map(str::to_owned))
+            .expect("a session cookie");
+        let mut c = Client {
+            ws,
+            cookie,
+            player: PlayerView {
+                id: None,
+                name: String::new(),
+                bot: None,
+                online: true,
+            },
+            next_id: 0,
+            events: Vec::new(),
+            game: None,
+            cursor: 0,
+        };
+        match c.recv().await {
+            ServerMessage::Welcome { player, .. } => c.player = player,
+            other => panic!("expected welcome, got {other:?}"),
+        }
+        c
+    }
+
+    /// Sends raw text.
+    pub async fn send_text(&mut self, text: &str) {
+        self.ws.send(Message::Text(text.into())).await.unwrap();
+    }
+
+    /// Sends a request with a fresh id, which it returns.
+    pub async fn send(&mut self, request: Request) -> u64 {
+        self.next_id += 1;
+        let msg = ClientMessage {
+            id: Some(self.next_id),
+            request,
+        };
+        self.send_text(&serde_json::to_string(&msg).unwrap()).await;
+        self.next_id
+    }
+
+    /// The next message (noting events and game views).
+    pub async fn recv(&mut self) -> ServerMessage {
+        tokio::time::timeout(WAIT, self.recv_untimed())
+            .await
+            .expect("a message in time")
+    }
+
+    /// The next message, however long it takes (for tests on paused time).
+    pub async fn recv_untimed(&mut self) -> ServerMessage {
+        loop {
+            match self.ws.next().await {
+                Some(Ok(Message::Text(t))) => {
+                    let msg: ServerMessage = serde_json::from_str(t.as_str())
+                        .unwrap_or_else(|e| panic!("unreadable server message {t}: {e}"));
+                    match &msg {
+                        ServerMessage::Event {
+                            version,
+                            event,
+                            game,
+                            ..
+                        } => {
+                            self.events.push((*version, event.clone()));
+                            if game.is_some() {
+                                self.game = game.clone();
+                            }
+                        }
+                        ServerMessage::Snapshot { table } => {
+                            self.game = table.game.clone();
+                        }
+                        _ => {}
+                    }
+                    return msg;
+                }
+                Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
+                other => panic!("connection ended: {other:?}"),
+            }
+        }
+    }
+
+    /// Receives until `f` picks a message.
+    pub async fn until<T>(&mut self, mut f: impl FnMut(&ServerMessage) -> Option<T>) -> T {
+        loop {
+            let msg = self.recv().await;
+            if let Some(t) = f(&msg) {
+                return t;
+            }
+        }
+    }
+
+    /// The next table event (after the last one this found) that `f` picks, whether it
+    /// arrived already (while waiting for a reply) or is still to come.
+    pub async fn event<T>(&mut self, mut f: impl FnMut(&TableEvent) -> Option<T>) -> T {
+        loop {
+            while self.cursor < self.events.len() {
+                let i = self.cursor;
+                self.cursor += 1;
+                if let Some(t) = f(&self.events[i].1) {
+                    return t;
+                }
+            }
+            self.recv().await;
+        }
+    }
+
+    /// Sends a request and waits for its reply (`Ok(key, text)`) or error
+    /// (`Err(code, text)`).
+    pub async fn call(&mut self, request: Request) -> Result<(String, String), (String, String)> {
+        let id = self.send(request).await;
+        self.until(|m| match m {
+            ServerMessage::Reply {
+                id: Some(i),
+                key,
+                text,
+                ..
+            } if *i == id => Some(Ok((key.clone(), text.clone()))),
+            ServerMessage::Error {
+                id: Some(i),
+                code,
+                text,
+                ..
+            } if *i == id => Some(Err((code.clone(), text.clone()))),
+            _ => None,
+        })
+        .await
+    }
+
+    /// Creates a table and gives its id.
+    pub async fn create(&mut self, options: TableOptions) -> String {
+        let id = self.send(Request::CreateTable { options }).await;
+        self.until(|m| match m {
+            ServerMessage::Reply {
+                id: Some(i),
+                table: Some(t),
+                ..
+            } if *i == id => Some(t.clone()),
+            ServerMessage::Error {
+                id: Some(i), text, ..
+            } if *i == id => panic!("create: {text}"),
+            _ => None,
+        })
+        .await
+    }
+
+    /// Opens a table: its snapshot.
+    pub async fn open(&mut self, table: &str) -> TableView {
+        let id = self
+            .send(Request::Open {
+                table: table.to_owned(),
+                since: None,
+            })
+            .await;
+        let mut view = None;
+        loop {
+            match self.recv().await {
+                ServerMessage::Snapshot { table } => view = Some(table),
+                ServerMessage::Reply { id: Some(i), .. } if i == id => {
+                    return view.expect("snapshot first");
+                }
+                ServerMessage::Error {
+                    id: Some(i), text, ..
+                } if i == id => panic!("open: {text}"),
+                _ => {}
+            }
+        }
+    }
+
+    /// A chat line or slash command.
+    pub async fn chat(
+        &mut self,
+        table: &str,
+        text: &str,
+    ) -> Result<(String, String), (String, String)> {
+        self.call(Request::Chat {
+            table: table.to_owned(),
+            text: text.to_owned(),
+        })
+        .await
+    }
+
+    /// A command (a button).
+    pub async fn command(
+        &mut self,
+        table: &str,
+        command: Command,
+    ) -> Result<(String, String), (String, String)> {
+        self.call(Request::Command {
+            table: table.to_owned(),
+            command,
+        })
+        .await
+    }
+
+    /// A game action.
+    pub async fn act(
+        &mut self,
+        table: &str,
+        action: &str,
+    ) -> Result<(String, String), (String, String)> {
+        self.call(Request::Act {
+            table: table.to_owned(),
+            action: action.to_owned(),
+            ply: None,
+        })
+        .await
+    }
+
+    /// Waits for the event with version `v` or later and gives the game then.
+    pub async fn game_after(&mut self, plies: usize) -> GameView {
+        loop {
+            if let Some(g) = &self.game {
+                if g.moves.len() >= plies {
+                    return g.clone();
+                }
+            }
+            self.recv().await;
+        }
+    }
+}
+
+/// Two guests seated at a new table (white, black) with `options`, both watching.
+pub async fn seated_pair(server: &TestServer, options: TableOptions) -> (String, Client, Client) {
+    let mut white = server.client().await;
+    let mut black = server.client().await;
+    let table = white.create(options).await;
+    white.open(&table).await;
+    black.open(&table).await;
+    white
+        .chat(&table, "/join white")
+        .await
+        .expect("white joins");
+    black
+        .chat(&table, "/join black")
+        .await
+        .expect("black joins");
+    (table, white, black)
+}

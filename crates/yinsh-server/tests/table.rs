@@ -1,0 +1,419 @@
+//! Table commands, offers and bad input, through real connections.
+
+use yinsh_server::protocol::{
+    Command, OptionChange, Request, SeatColor, ServerMessage, StageName, TableEvent, TableOptions,
+    TableStatus, TimeSetting, VariantName,
+};
+use yinsh_server::{Config, builtin_bots};
+
+use crate::common::{TestServer, seated_pair};
+
+fn code<T>(r: Result<T, (String, String)>) -> String {
+    match r {
+        Ok(_) => "ok".to_owned(),
+        Err((code, _)) => code,
+    }
+}
+
+#[tokio::test]
+async fn seats_options_and_the_start() {
+    let server = TestServer::start().await;
+    let mut alice = server.client().await;
+    let mut bob = server.client().await;
+    let mut carol = server.client().await;
+    let table = alice.create(TableOptions::default()).await;
+    for c in [&mut alice, &mut bob, &mut carol] {
+        c.open(&table).await;
+    }
+    // The lobby lists it.
+    let (_, body) = server.get("/api/tables").await;
+    assert!(body.contains(&table), "{body}");
+
+    assert_eq!(code(alice.chat(&table, "/start").await), "not_seated");
+    assert_eq!(code(alice.chat(&table, "/join").await), "ok");
+    // A seated player is no longer a spectator.
+    let names = carol
+        .event(|e| match e {
+            TableEvent::Spectators { names } if names.len() == 2 => Some(names.clone()),
+            _ => None,
+        })
+        .await;
+    assert!(!names.contains(&alice.player.name), "{names:?}");
+    assert_eq!(
+        code(alice.chat(&table, "/join black").await),
+        "already_seated"
+    );
+    assert_eq!(code(alice.chat(&table, "/start").await), "need_two_players");
+    assert_eq!(code(bob.chat(&table, "/join white").await), "seat_taken");
+    // Spectators change no options.
+    assert_eq!(
+        code(carol.chat(&table, "/option log off").await),
+        "not_seated"
+    );
+    assert_eq!(
+        code(alice.chat(&table, "/option time 0+5").await),
+        "bad_option"
+    );
+    assert_eq!(
+        code(alice.chat(&table, "/option handicap 2 9").await),
+        "bad_option"
+    );
+    assert_eq!(
+        code(alice.chat(&table, "/option turns soon").await),
+        "command_usage"
+    );
+    assert_eq!(code(alice.chat(&table, "/option time 5+3").await), "ok");
+    assert_eq!(
+        code(
+            alice
+                .command(
+                    &table,
+                    Command::Option {
+                        change: OptionChange::Variant {
+                            variant: VariantName::Blitz
+                        }
+                    }
+                )
+                .await
+        ),
+        "ok"
+    );
+    // Everyone saw the options change.
+    let options = carol
+        .event(|e| match e {
+            TableEvent::Options { options, .. } if options.variant == VariantName::Blitz => {
+                Some(options.clone())
+            }
+            _ => None,
+        })
+        .await;
+    assert_eq!(
+        options.time,
+        Some(TimeSetting {
+            minutes: 5,
+            increment: 3
+        })
+    );
+    assert_eq!(code(bob.chat(&table, "/join").await), "ok");
+    assert_eq!(code(carol.chat(&table, "/join").await), "no_free_seat");
+    let (key, text) = carol.chat(&table, "/who").await.unwrap();
+    assert_eq!(key, "who");
+    assert!(
+        text.contains(&alice.player.name) && text.contains(&carol.player.name),
+        "{text}"
+    );
+    assert_eq!(code(carol.chat(&table, "/help").await), "ok");
+    assert_eq!(code(carol.chat(&table, "/dance").await), "unknown_command");
+
+    assert_eq!(code(bob.chat(&table, "/start").await), "ok");
+    let game = carol.game_after(0).await;
+    assert_eq!(game.stage, StageName::Place);
+    assert_eq!(game.targets.white, 1);
+    let white_ms = game.clocks.unwrap().white_ms;
+    assert!((299_000..=300_000).contains(&white_ms), "{white_ms}");
+    assert_eq!(game.legal.len(), 85);
+    // Mid-game: no options, no leaving, no second start.
+    assert_eq!(
+        code(alice.chat(&table, "/option log off").await),
+        "game_running"
+    );
+    assert_eq!(code(alice.chat(&table, "/leave").await), "leave_running");
+    assert_eq!(code(alice.chat(&table, "/start").await), "game_running");
+    let (_, body) = server.get("/api/tables").await;
+    let tables: Vec<yinsh_server::protocol::TableSummary> = serde_json::from_str(&body).unwrap();
+    assert_eq!(tables[0].status, TableStatus::Playing);
+    assert_eq!(tables[0].spectators, 1);
+}
+
+#[tokio::test]
+async fn bad_input_is_refused_and_changes_nothing() {
+    let server = TestServer::start().await;
+    let (table, mut white, mut black) = seated_pair(&server, TableOptions::default()).await;
+    let mut spectator = server.client().await;
+    spectator.open(&table).await;
+    white.chat(&table, "/start").await.unwrap();
+    white.act(&table, "e3").await.unwrap();
+    let before = spectator.game_after(1).await;
+    let version = spectator.events.last().unwrap().0;
+
+    assert_eq!(code(white.act(&table, "a5").await), "not_your_turn");
+    assert_eq!(code(spectator.act(&table, "a5").await), "not_seated");
+    assert_eq!(code(black.act(&table, "e3").await), "illegal_action");
+    assert_eq!(code(black.act(&table, "e3-e5").await), "illegal_action");
+    assert_eq!(code(black.act(&table, "z99").await), "bad_action");
+    let stale = black
+        .call(Request::Act {
+            table: table.clone(),
+            action: "a5".to_owned(),
+            ply: Some(0),
+        })
+        .await;
+    assert_eq!(code(stale), "stale");
+    assert_eq!(code(black.act("nosuch", "a5").await), "no_table");
+    let mut stranger = server.client().await;
+    assert_eq!(code(stranger.act(&table, "a5").await), "not_open");
+    assert_eq!(code(spectator.chat(&table, "").await), "empty_chat");
+    assert_eq!(
+        code(spectator.chat(&table, &"x".repeat(501)).await),
+        "chat_too_long"
+    );
+
+    // Malformed and oversized messages: an error, and the connection keeps working.
+    black.send_text("{not json").await;
+    let e = black
+        .until(|m| match m {
+            ServerMessage::Error { code, .. } => Some(code.clone()),
+            _ => None,
+        })
+        .await;
+    assert_eq!(e, "bad_message");
+    black.send_text(r#"{"type":"act","id":7}"#).await;
+    let e = black
+        .until(|m| match m {
+            ServerMessage::Error { id, code, .. } => Some((*id, code.clone())),
+            _ => None,
+        })
+        .await;
+    assert_eq!(e, (Some(7), "bad_message".to_owned()));
+    black
+        .send_text(&format!(
+            r#"{{"type":"chat","table":"{table}","text":"{}"}}"#,
+            "y".repeat(40_000)
+        ))
+        .await;
+    let e = black
+        .until(|m| match m {
+            ServerMessage::Error { code, .. } => Some(code.clone()),
+            _ => None,
+        })
+        .await;
+    assert_eq!(e, "too_large");
+
+    // Nothing changed: no event went out, the game is as it was, and black can play.
+    let ping = spectator.send(Request::Ping).await;
+    spectator
+        .until(|m| matches!(m, ServerMessage::Pong { id: Some(i) } if *i == ping).then_some(()))
+        .await;
+    assert_eq!(spectator.events.last().unwrap().0, version);
+    assert_eq!(spectator.game.as_ref().unwrap(), &before);
+    black.act(&table, "a5").await.expect("black plays on");
+}
+
+#[tokio::test]
+async fn floods_are_cut_to_the_rate_limit() {
+    let server = TestServer::start_with(Config {
+        bots: None,
+        rate_per_sec: 5,
+        rate_burst: 10,
+        ..Config::default()
+    })
+    .await;
+    let mut c = server.client().await;
+    for _ in 0..30 {
+        c.send(Request::Ping).await;
+    }
+    let (mut pongs, mut limited) = (0, 0);
+    while pongs + limited < 30 {
+        match c.recv().await {
+            ServerMessage::Pong { .. } => pongs += 1,
+            ServerMessage::Error { code, .. } if code == "rate_limited" => limited += 1,
+            _ => {}
+        }
+    }
+    assert!((10..=12).contains(&pongs), "{pongs} answered");
+    assert!(limited >= 18);
+}
+
+#[tokio::test]
+async fn draws_takebacks_and_resignation() {
+    let server = TestServer::start().await;
+    let (table, mut white, mut black) = seated_pair(&server, TableOptions::default()).await;
+    white.chat(&table, "/start").await.unwrap();
+    assert_eq!(
+        code(white.chat(&table, "/takeback").await),
+        "nothing_to_take_back"
+    );
+    white.act(&table, "e3").await.unwrap();
+    black.act(&table, "a5").await.unwrap();
+
+    // A takeback by white undoes white's turn and black's reply.
+    assert_eq!(code(white.chat(&table, "/takeback").await), "ok");
+    assert_eq!(code(white.chat(&table, "/accept").await), "own_offer");
+    assert_eq!(code(black.chat(&table, "/accept").await), "ok");
+    let undone = white
+        .event(|e| match e {
+            TableEvent::TookBack { actions } => Some(*actions),
+            _ => None,
+        })
+        .await;
+    assert_eq!(undone, 2);
+    let game = white.game.clone().unwrap();
+    assert!(game.moves.is_empty());
+    assert_eq!(game.to_move, SeatColor::White);
+    white.act(&table, "e4").await.unwrap();
+
+    // Declined draw, then a draw offer answered by playing on, then an accepted one.
+    assert_eq!(code(black.chat(&table, "/draw").await), "ok");
+    assert_eq!(code(black.chat(&table, "/draw").await), "already_pending");
+    assert_eq!(code(white.chat(&table, "/decline").await), "ok");
+    assert_eq!(
+        code(white.chat(&table, "/decline").await),
+        "nothing_pending"
+    );
+    assert_eq!(code(black.chat(&table, "/draw").await), "ok");
+    assert_eq!(code(white.chat(&table, "/accept").await), "ok");
+    let result = black
+        .event(|e| match e {
+            TableEvent::GameOver { result } => Some(result.clone()),
+            _ => None,
+        })
+        .await;
+    assert_eq!(result.score, "1/2-1/2");
+    assert_eq!(result.termination, "agreement");
+    assert_eq!(code(white.chat(&table, "/resign").await), "no_game");
+
+    // A new game at the same table, then a resignation.
+    white.chat(&table, "/start").await.unwrap();
+    white.act(&table, "e3").await.unwrap();
+    assert_eq!(code(white.chat(&table, "/resign").await), "ok");
+    let result = black
+        .event(|e| match e {
+            TableEvent::GameOver { result } => Some(result.clone()),
+            _ => None,
+        })
+        .await;
+    assert_eq!(
+        (result.score.as_str(), result.termination.as_str()),
+        ("0-1", "resignation")
+    );
+    // Between games the seats can be left.
+    assert_eq!(code(white.chat(&table, "/leave").await), "ok");
+}
+
+#[tokio::test]
+async fn the_engine_takes_a_seat_and_plays() {
+    let server = TestServer::start_with(Config {
+        bots: Some(builtin_bots()),
+        ..Config::default()
+    })
+    .await;
+    let mut human = server.client().await;
+    let table = human.create(TableOptions::default()).await;
+    human.open(&table).await;
+    assert_eq!(code(human.chat(&table, "/bot 1").await), "not_seated");
+    human.chat(&table, "/join black").await.unwrap();
+    assert_eq!(code(human.chat(&table, "/bot 11").await), "bad_level");
+    let (_, text) = human.chat(&table, "/bot 1").await.unwrap();
+    assert!(text.contains("level 1"), "{text}");
+    human.chat(&table, "/start").await.unwrap();
+    // The engine (white) places first, then answers each of the human's actions.
+    let mut pos = yinsh::Position::new();
+    let mut played = 0;
+    for _ in 0..3 {
+        let game = human.game_after(played + 1).await;
+        let engine_action: yinsh::Action = game.moves[played].parse().unwrap();
+        pos.play(engine_action).expect("the engine plays legally");
+        assert_eq!(game.to_move, SeatColor::Black);
+        let mine = game.legal[0].clone();
+        human.act(&table, &mine).await.unwrap();
+        pos.play(mine.parse().unwrap()).unwrap();
+        played += 2;
+    }
+    human.game_after(played + 1).await;
+    assert_eq!(code(human.chat(&table, "/takeback").await), "ok");
+    let undone = human
+        .event(|e| match e {
+            TableEvent::TookBack { actions } => Some(*actions),
+            _ => None,
+        })
+        .await;
+    assert_eq!(undone, 2);
+    // The engine grants takebacks and plays on rather than agreeing a draw.
+    assert_eq!(code(human.chat(&table, "/draw").await), "ok");
+    let declined = human
+        .event(|e| match e {
+            TableEvent::Declined { by } => Some(*by),
+            _ => None,
+        })
+        .await;
+    assert_eq!(declined, SeatColor::White);
+}
+
+#[tokio::test]
+async fn replies_come_in_the_players_language() {
+    let server = TestServer::start().await;
+    let mut c = server.client().await;
+    let table = c.create(TableOptions::default()).await;
+    c.open(&table).await;
+    assert_eq!(
+        code(
+            c.call(Request::Hello {
+                lang: "xx".to_owned()
+            })
+            .await
+        ),
+        "bad_message"
+    );
+    c.call(Request::Hello {
+        lang: "nl".to_owned(),
+    })
+    .await
+    .unwrap();
+    let (_, text) = c.chat(&table, "/join white").await.unwrap();
+    assert!(text.contains("wit"), "{text}");
+    let (_, en) = {
+        let mut e = server.client().await;
+        e.open(&table).await;
+        e.chat(&table, "/join white").await.unwrap_err()
+    };
+    let (code_nl, nl) = c.chat(&table, "/dance").await.unwrap_err();
+    assert_eq!(code_nl, "unknown_command");
+    assert!(!nl.contains("Unknown"), "{nl}");
+    assert!(en.contains("seat is taken"), "{en}");
+}
+
+#[tokio::test]
+async fn the_lobby_lists_tables_live_and_forgets_empty_ones() {
+    let server = TestServer::start().await;
+    let mut watcher = server.client().await;
+    watcher.send(Request::Lobby).await;
+    let tables = watcher
+        .until(|m| match m {
+            ServerMessage::Lobby { tables } => Some(tables.clone()),
+            _ => None,
+        })
+        .await;
+    assert!(tables.is_empty());
+    let mut host = server.client().await;
+    let table = host.create(TableOptions::default()).await;
+    let summary = watcher
+        .until(|m| match m {
+            ServerMessage::LobbyTable { table: t } if t.id == table => Some(t.clone()),
+            _ => None,
+        })
+        .await;
+    assert!(summary.seats.white.is_none() && summary.seats.black.is_none());
+    host.open(&table).await;
+    host.chat(&table, "/join black").await.unwrap();
+    let summary = watcher
+        .until(|m| match m {
+            ServerMessage::LobbyTable { table: t } if t.seats.black.is_some() => Some(t.clone()),
+            _ => None,
+        })
+        .await;
+    assert_eq!(summary.seats.black.unwrap().name, host.player.name);
+    host.chat(&table, "/leave").await.unwrap();
+
+    // Nobody left at the table: it closes after a while of nothing.
+    drop(host);
+    tokio::time::pause();
+    loop {
+        if let ServerMessage::LobbyRemoved { table: t } = watcher.recv_untimed().await {
+            assert_eq!(t, table);
+            break;
+        }
+    }
+    tokio::time::resume();
+    let (_, body) = server.get("/api/tables").await;
+    assert_eq!(body, "[]");
+}

@@ -1,0 +1,9 @@
+//! Integration tests of the game server: a real server on port 0, real WebSocket
+//! clients, both store backends.
+
+mod clocks;
+mod common;
+mod play;
+mod protocol;
+mod store;
+mod table;
