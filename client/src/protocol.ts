@@ -101,7 +101,9 @@ version: number, };
 
 export type ClientMessage = { 
 /**
- * Echoed in the `reply` or `error` this message causes.
+ * Echoed in the `reply`, `error` or `pong` this message causes (`lobby` and
+ * `open` answer with a `lobby` or `snapshot` message, `open` also with a
+ * `reply`).
  */
 id?: number, } & ({ "type": "hello", 
 /**
@@ -257,7 +259,7 @@ seats: Pair<PlayerView | null>,
  */
 spectators: number, 
 /**
- * `waiting`, `playing` or `finished`.
+ * `waiting` or `playing`.
  */
 status: TableStatus, };
 
@@ -533,7 +535,15 @@ game?: GameView,
  * The clocks at the moment of the event, while a timed game runs (also in
  * `game` when that is sent).
  */
-clocks?: ClockView, } | { "type": "reply", 
+clocks?: ClockView, } | { "type": "clocks", 
+/**
+ * The table id.
+ */
+table: string, 
+/**
+ * The clocks.
+ */
+clocks: ClockView, } | { "type": "reply", 
 /**
  * The request's id.
  */
@@ -623,11 +633,38 @@ black_ms?: number,
  */
 at: number, };
 
+export type Frame = { 
+/**
+ * The pieces.
+ */
+board: BoardView, 
+/**
+ * The player to act.
+ */
+to_move: SeatColor, 
+/**
+ * What they must do (`over` at the end of a game decided on the board).
+ */
+stage: StageName, 
+/**
+ * Markers left in the pool.
+ */
+pool: number, 
+/**
+ * Rings each player has removed.
+ */
+removed: Pair<number>, };
+
 export type ArchivedGame = { 
 /**
  * Every action with its clocks.
  */
 moves: Array<ArchivedAction>, 
+/**
+ * The position before the first action and after each one (one more than
+ * `moves`).
+ */
+frames: Array<Frame>, 
 /**
  * The game record (docs/notation.md), as the download gives it.
  */

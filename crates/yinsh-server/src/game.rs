@@ -8,7 +8,7 @@ use yinsh::notation::record::{GameResult, Record, TimeControl};
 use yinsh::{Action, ByColor, Color, Point, Position, Rules, Stage};
 
 use crate::protocol::{
-    BoardView, ClockView, GameView, Pair, ResultView, SeatColor, StageName, TableOptions,
+    BoardView, ClockView, Frame, GameView, Pair, ResultView, SeatColor, StageName, TableOptions,
     VariantName,
 };
 
@@ -206,39 +206,20 @@ impl Game {
     /// The game as clients see it at `now`.
     pub fn view(&self, now: Instant) -> GameView {
         let pos = &self.position;
-        let points = |b: yinsh::Bitboard| b.into_iter().map(|p: Point| p.to_string()).collect();
-        let stage = match (self.result.is_some(), pos.stage()) {
-            (true, _) | (_, Stage::Over) => StageName::Over,
-            (_, Stage::Place) => StageName::Place,
-            (_, Stage::Move) => StageName::Move,
-            (_, Stage::RemoveRow { .. }) => StageName::RemoveRow,
-            (_, Stage::RemoveRing { .. }) => StageName::RemoveRing,
-        };
         let legal = if self.is_running() {
             pos.legal_actions().iter().map(|a| a.to_string()).collect()
         } else {
             Vec::new()
         };
+        let frame = frame(pos, self.result.is_some());
         GameView {
             id: self.id,
             position: pos.to_fen(),
-            board: BoardView {
-                rings: Pair {
-                    white: points(pos.rings(Color::White)),
-                    black: points(pos.rings(Color::Black)),
-                },
-                markers: Pair {
-                    white: points(pos.markers(Color::White)),
-                    black: points(pos.markers(Color::Black)),
-                },
-            },
-            to_move: pos.turn().into(),
-            stage,
-            pool: pos.pool(),
-            removed: Pair {
-                white: pos.removed(Color::White),
-                black: pos.removed(Color::Black),
-            },
+            board: frame.board,
+            to_move: frame.to_move,
+            stage: frame.stage,
+            pool: frame.pool,
+            removed: frame.removed,
             targets: Pair {
                 white: pos.rules().targets.white,
                 black: pos.rules().targets.black,
@@ -262,6 +243,38 @@ impl Game {
             self.actions.clone(),
             self.result,
         )
+    }
+}
+
+/// The board, the player to act and what they must do in `pos` (`over` also when the
+/// game ended off the board).
+pub fn frame(pos: &Position, over: bool) -> Frame {
+    let points = |b: yinsh::Bitboard| b.into_iter().map(|p: Point| p.to_string()).collect();
+    let stage = match (over, pos.stage()) {
+        (true, _) | (_, Stage::Over) => StageName::Over,
+        (_, Stage::Place) => StageName::Place,
+        (_, Stage::Move) => StageName::Move,
+        (_, Stage::RemoveRow { .. }) => StageName::RemoveRow,
+        (_, Stage::RemoveRing { .. }) => StageName::RemoveRing,
+    };
+    Frame {
+        board: BoardView {
+            rings: Pair {
+                white: points(pos.rings(Color::White)),
+                black: points(pos.rings(Color::Black)),
+            },
+            markers: Pair {
+                white: points(pos.markers(Color::White)),
+                black: points(pos.markers(Color::Black)),
+            },
+        },
+        to_move: pos.turn().into(),
+        stage,
+        pool: pos.pool(),
+        removed: Pair {
+            white: pos.removed(Color::White),
+            black: pos.removed(Color::Black),
+        },
     }
 }
 

@@ -13,9 +13,11 @@ use tower_http::services::{ServeDir, ServeFile};
 use yinsh::notation::record::{GameResult, Termination};
 use yinsh::{Action, ByColor, Color};
 
-use crate::game::{record_of, result_view};
+use crate::game::{frame, record_of, result_view};
 use crate::i18n::Lang;
-use crate::protocol::{ArchiveEntry, ArchivePage, ArchivedAction, ArchivedGame, PlayerView};
+use crate::protocol::{
+    ArchiveEntry, ArchivePage, ArchivedAction, ArchivedGame, PlayerView, StageName,
+};
 use crate::session;
 use crate::store::{ArchiveQuery, StoredGame};
 use crate::{Config, Ctx};
@@ -279,6 +281,10 @@ fn entry(g: &StoredGame, actions: u32) -> Option<ArchiveEntry> {
     })
 }
 
+fn unreadable() -> ApiError {
+    ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "unreadable stored game")
+}
+
 /// A finished, logged game.
 async fn finished(app: &App, id: &str) -> Result<(StoredGame, GameResult), ApiError> {
     let id: i64 = id.parse().map_err(|_| ApiError::not_found())?;
@@ -330,9 +336,20 @@ async fn archived_game(
             at: a.at,
         })
         .collect();
+    let mut pos = yinsh::Position::with_rules(crate::game::rules_of(&game.game.options));
+    let mut frames = vec![frame(&pos, false)];
+    for a in &game.actions {
+        let action: Action = a.token.parse().map_err(|_| unreadable())?;
+        pos.play(action).map_err(|_| unreadable())?;
+        frames.push(frame(&pos, false));
+    }
+    if let Some(last) = frames.last_mut() {
+        last.stage = StageName::Over;
+    }
     Ok(Json(ArchivedGame {
         entry,
         moves,
+        frames,
         record,
     }))
 }

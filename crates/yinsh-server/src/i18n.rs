@@ -158,7 +158,7 @@ pub const EN: &[(&str, &str)] = &[
     ("lang_set", "Replies are now in English."),
     ("joined", "You sit at {color}."),
     ("left", "You left your seat."),
-    ("started", "The game begins. {color} plays first."),
+    ("started", "The game begins, {color} to play."),
     ("option_set", "Option changed: {option}."),
     ("bot_seated", "The engine (level {level}) sits at {color}."),
     ("resigned", "You resigned."),

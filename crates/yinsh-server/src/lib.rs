@@ -146,6 +146,12 @@ impl Server {
         shutdown: impl Future<Output = ()> + Send + 'static,
     ) -> std::io::Result<()> {
         let app = http::router(self.ctx, self.config);
+        // Small messages go out at once (no Nagle delay behind the previous one).
+        let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
+            if let Err(e) = tcp.set_nodelay(true) {
+                tracing::warn!("cannot set TCP_NODELAY: {e}");
+            }
+        });
         axum::serve(listener, app)
             .with_graceful_shutdown(shutdown)
             .await

@@ -191,7 +191,9 @@ pub struct Since {
 /// What a client sends: a request, with an optional id echoed in the answer.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct ClientMessage {
-    /// Echoed in the `reply` or `error` this message causes.
+    /// Echoed in the `reply`, `error` or `pong` this message causes (`lobby` and
+    /// `open` answer with a `lobby` or `snapshot` message, `open` also with a
+    /// `reply`).
     #[ts(optional, type = "number")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<u64>,
@@ -247,7 +249,7 @@ pub enum Request {
         #[serde(flatten)]
         command: Command,
     },
-    /// A game action in the notation of RULES.md (`e5`, `e5-e9`, `r:c3-c7`, `x:e5`,
+    /// A game action in the notation of RULES.md (`e5`, `e5-e9`, `xc3-c7`, `xe5`,
     /// `pass`).
     Act {
         /// The table id.
@@ -292,7 +294,7 @@ pub struct TableSummary {
     pub seats: Pair<Option<PlayerView>>,
     /// How many spectators watch.
     pub spectators: u32,
-    /// `waiting`, `playing` or `finished`.
+    /// `waiting` or `playing`.
     pub status: TableStatus,
 }
 
@@ -572,6 +574,14 @@ pub enum ServerMessage {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         clocks: Option<ClockView>,
     },
+    /// The clocks now, after a resume (the events replayed carry the clocks of their
+    /// time). Not versioned.
+    Clocks {
+        /// The table id.
+        table: String,
+        /// The clocks.
+        clocks: ClockView,
+    },
     /// A request succeeded; `text` says so in the connection's language.
     Reply {
         /// The request's id.
@@ -587,7 +597,8 @@ pub enum ServerMessage {
         /// The message.
         text: String,
     },
-    /// A request was refused and changed nothing.
+    /// A request was refused and changed nothing (except `out_of_time`: the game
+    /// ended on time when the action came).
     Error {
         /// The request's id.
         #[ts(optional, type = "number")]
@@ -653,6 +664,21 @@ pub struct ArchivedAction {
     pub at: i64,
 }
 
+/// The board at one moment of an archived game, for the replay viewer.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct Frame {
+    /// The pieces.
+    pub board: BoardView,
+    /// The player to act.
+    pub to_move: SeatColor,
+    /// What they must do (`over` at the end of a game decided on the board).
+    pub stage: StageName,
+    /// Markers left in the pool.
+    pub pool: u32,
+    /// Rings each player has removed.
+    pub removed: Pair<u8>,
+}
+
 /// One archived game in full: `GET /api/archive/{id}`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct ArchivedGame {
@@ -661,6 +687,9 @@ pub struct ArchivedGame {
     pub entry: ArchiveEntry,
     /// Every action with its clocks.
     pub moves: Vec<ArchivedAction>,
+    /// The position before the first action and after each one (one more than
+    /// `moves`).
+    pub frames: Vec<Frame>,
     /// The game record (docs/notation.md), as the download gives it.
     pub record: String,
 }
@@ -708,6 +737,7 @@ pub fn typescript() -> String {
         ServerMessage::decl(&cfg),
         ArchiveEntry::decl(&cfg),
         ArchivedAction::decl(&cfg),
+        Frame::decl(&cfg),
         ArchivedGame::decl(&cfg),
         ArchivePage::decl(&cfg),
     ];

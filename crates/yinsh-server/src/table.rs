@@ -34,6 +34,8 @@ pub const CHAT_MAX: usize = 500;
 const IDLE_CLOSE: Duration = Duration::from_secs(120);
 /// Inputs waiting for a table before it answers "busy".
 const QUEUE: usize = 1024;
+/// How long to wait before writing a game's result again after the store failed.
+const RESULT_RETRY: Duration = Duration::from_secs(2);
 /// A bot's thinking time in an untimed game.
 const BOT_UNTIMED: Duration = Duration::from_millis(1500);
 
@@ -232,6 +234,9 @@ struct Table {
     last_summary: Option<TableSummary>,
     /// The spectators and seat presence last announced.
     announced: (Vec<String>, ByColor<bool>),
+    /// A result the store refused, to be written again (game id, result, log), and
+    /// when.
+    unsaved: Option<(i64, StoredResult, bool, Instant)>,
 }
 
 /// Starts a new table's actor.
@@ -255,6 +260,7 @@ pub fn spawn(ctx: Ctx, id: Arc<str>, options: TableOptions) -> (TableHandle, Tab
         empty_since: Some(Instant::now()),
         last_summary: None,
         announced: (Vec::new(), ByColor::default()),
+        unsaved: None,
     };
     start(table, bot_rx)
 }
@@ -316,6 +322,7 @@ pub fn restore(ctx: Ctx, stored: StoredGame) -> Result<(TableHandle, TableSummar
         empty_since: None,
         last_summary: None,
         announced: (Vec::new(), ByColor::default()),
+        unsaved: None,
     };
     Ok(start(table, bot_rx))
 }
@@ -349,6 +356,7 @@ impl Table {
         loop {
             let deadline = self.game.as_ref().and_then(Game::deadline);
             let idle = self.empty_since.map(|t| t + IDLE_CLOSE);
+            let retry = self.unsaved.as_ref().map(|u| u.3);
             tokio::select! {
                 input = rx.recv() => match input {
                     Some(input) => self.handle(input).await,
@@ -358,6 +366,7 @@ impl Table {
                 _ = sleep_until_opt(deadline) => {
                     self.check_flag(Instant::now()).await;
                 }
+                _ = sleep_until_opt(retry) => self.save_result().await,
                 _ = sleep_until_opt(idle) => {
                     if self.is_empty() {
                         self.ctx.lobby.remove(&self.id);
@@ -375,11 +384,12 @@ impl Table {
         self.stop_search();
     }
 
+    /// Nobody watching and no game running: the table may close (seats taken by
+    /// people who are gone are given up with it).
     fn is_empty(&self) -> bool {
         self.subs.is_empty()
-            && self.seats.white.as_ref().and_then(Seat::human).is_none()
-            && self.seats.black.as_ref().and_then(Seat::human).is_none()
             && !self.game.as_ref().is_some_and(Game::is_running)
+            && self.unsaved.is_none()
     }
 
     async fn handle(&mut self, input: Input) {
@@ -425,6 +435,14 @@ impl Table {
                     if *v > s.version {
                         conn.send(text.clone());
                     }
+                }
+                let now = Instant::now();
+                let running = self.game.as_ref().filter(|g| g.is_running());
+                if let Some(clocks) = running.and_then(|g| g.clock_view(now)) {
+                    conn.send(to_text(&ServerMessage::Clocks {
+                        table: self.id.to_string(),
+                        clocks,
+                    }));
                 }
             }
             None => {
@@ -643,23 +661,19 @@ impl Table {
             Command::Accept => self.answer(player, true).await,
             Command::Decline => self.answer(player, false).await,
             Command::Who => {
-                let seat = |c: Color| {
-                    self.seats[c]
-                        .as_ref()
-                        .map_or_else(|| "—".to_owned(), Seat::name)
-                };
+                let mut msg = Msg::new("who");
+                for (name, color) in [("white", Color::White), ("black", Color::Black)] {
+                    msg = match &self.seats[color] {
+                        Some(seat) => msg.arg(name, seat.name()),
+                        None => msg.arg_key(name, "nobody"),
+                    };
+                }
                 let spectators = self.spectators();
-                Ok(Msg::new("who")
-                    .arg("white", seat(Color::White))
-                    .arg("black", seat(Color::Black))
-                    .arg(
-                        "spectators",
-                        if spectators.is_empty() {
-                            "—".to_owned()
-                        } else {
-                            spectators.join(", ")
-                        },
-                    ))
+                Ok(if spectators.is_empty() {
+                    msg.arg_key("spectators", "nobody")
+                } else {
+                    msg.arg("spectators", spectators.join(", "))
+                })
             }
             Command::Help => Ok(Msg::new("help")),
         }
@@ -887,12 +901,16 @@ impl Table {
         game.position = after;
         game.actions.push(action);
         game.clocks = clocks;
-        // Playing on answers the opponent's pending offer.
+        // Playing on declines the opponent's pending offer.
+        let declined = game.draw_offer == Some(!color) || game.takeback_request == Some(!color);
         if game.draw_offer == Some(!color) {
             game.draw_offer = None;
         }
         if game.takeback_request == Some(!color) {
             game.takeback_request = None;
+        }
+        if declined {
+            self.emit(TableEvent::Declined { by: color.into() }, false);
         }
         self.emit(
             TableEvent::Acted {
@@ -932,18 +950,26 @@ impl Table {
             termination: result.termination.name().to_owned(),
             finished_at: crate::now_ms(),
         };
-        let (id, log) = (game.id, game.options.log);
-        if let Err(e) = self.ctx.store.finish_game(id, &stored, log).await {
-            // The actions are stored; a restart finds the game unfinished and
-            // replays it. Nothing accepted is lost.
-            tracing::error!(table = %self.id, game = id, "could not store the result: {e}");
-        }
+        self.unsaved = Some((game.id, stored, game.options.log, Instant::now()));
+        self.save_result().await;
         self.emit(
             TableEvent::GameOver {
                 result: result_view(&result),
             },
             true,
         );
+    }
+
+    /// Writes the result of the last game; when the store fails, tries again in a
+    /// while (until then a restart would find the game unfinished, with every action).
+    async fn save_result(&mut self) {
+        let Some((id, result, log, _)) = self.unsaved.take() else {
+            return;
+        };
+        if let Err(e) = self.ctx.store.finish_game(id, &result, log).await {
+            tracing::error!(table = %self.id, game = id, "could not store the result: {e}");
+            self.unsaved = Some((id, result, log, Instant::now() + RESULT_RETRY));
+        }
     }
 
     async fn offer_draw(&mut self, player: &Player) -> Result<Msg, Msg> {

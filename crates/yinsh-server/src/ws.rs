@@ -108,6 +108,7 @@ pub async fn serve(ctx: Ctx, config: Config, socket: WebSocket, player: Player, 
         lang: lang.code().to_owned(),
         server: env!("CARGO_PKG_VERSION").to_owned(),
     });
+    let mut writer_done = false;
     loop {
         tokio::select! {
             frame = stream.next() => match frame {
@@ -116,9 +117,15 @@ pub async fn serve(ctx: Ctx, config: Config, socket: WebSocket, player: Player, 
                         break;
                     }
                 }
-                Some(Ok(Message::Binary(_))) => {
-                    c.error(None, None, Msg::new("bad_message").arg("reason", "binary frames are not used; send JSON text"));
-                }
+                Some(Ok(Message::Binary(_))) => match c.refused_by_limit(None) {
+                    Some(false) => break,
+                    Some(true) => {}
+                    None => c.error(
+                        None,
+                        None,
+                        Msg::new("bad_message").arg("reason", "binary frames are not used; send JSON text"),
+                    ),
+                },
                 Some(Ok(Message::Ping(_) | Message::Pong(_))) => {}
                 Some(Ok(Message::Close(_))) | Some(Err(_)) | None => break,
             },
@@ -128,7 +135,10 @@ pub async fn serve(ctx: Ctx, config: Config, socket: WebSocket, player: Player, 
                 Err(broadcast::error::RecvError::Closed) => c.lobby = None,
             },
             _ = kick.notified() => break,
-            _ = &mut writer => break,
+            _ = &mut writer => {
+                writer_done = true;
+                break;
+            }
         }
     }
     for handle in c.opened.values() {
@@ -137,7 +147,9 @@ pub async fn serve(ctx: Ctx, config: Config, socket: WebSocket, player: Player, 
     drop(c);
     // Let the writer flush what is queued (it ends when the outbox closes), unless
     // it is stuck on a client that does not read.
-    let _ = tokio::time::timeout(Duration::from_secs(2), writer).await;
+    if !writer_done {
+        let _ = tokio::time::timeout(Duration::from_secs(2), writer).await;
+    }
 }
 
 async fn recv_lobby(
@@ -186,14 +198,23 @@ impl Connection {
         });
     }
 
+    /// `None` when a message is within the rate limit; otherwise it is refused, and
+    /// `Some(false)` says the connection must close (too many refused in a row).
+    fn refused_by_limit(&mut self, id: Option<u64>) -> Option<bool> {
+        if self.limit.allow() {
+            self.strikes = 0;
+            return None;
+        }
+        self.strikes += 1;
+        self.error(id, None, Msg::new("rate_limited"));
+        Some(self.strikes < STRIKES)
+    }
+
     /// Handles one text message; `false` to close the connection.
     async fn message(&mut self, text: &str) -> bool {
-        if !self.limit.allow() {
-            self.strikes += 1;
-            self.error(id_of(text), None, Msg::new("rate_limited"));
-            return self.strikes < STRIKES;
+        if let Some(keep) = self.refused_by_limit(id_of(text)) {
+            return keep;
         }
-        self.strikes = 0;
         if text.len() > self.config.max_message {
             self.error(
                 None,

@@ -61,9 +61,16 @@ async fn a_disconnected_player_loses_on_time() {
     let end = game.clocks.unwrap();
     assert_eq!((end.black_ms, end.running), (0, None));
     assert_eq!(end.white_ms, clocks.white_ms, "white's clock did not run");
-    // The loss is stored.
-    let stored = server.store.game(game.id).await.unwrap().unwrap();
-    assert_eq!(stored.result.unwrap().termination, "time");
+    // The loss is stored (written again shortly if the store failed meanwhile: on
+    // paused time, its timeouts can fire early).
+    let stored = loop {
+        let stored = server.store.game(game.id).await.unwrap().unwrap();
+        if let Some(result) = stored.result {
+            break result;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
+    assert_eq!(stored.termination, "time");
     // White's action after the flag is refused.
     assert_eq!(white.act(&table, "b6").await.unwrap_err().0, "no_game");
 }

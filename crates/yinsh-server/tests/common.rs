@@ -18,6 +18,16 @@ use yinsh_server::protocol::{
 use yinsh_server::store::Store;
 use yinsh_server::{Config, Server};
 
+/// The default configuration without bots and with a high rate limit.
+pub fn fast_config() -> Config {
+    Config {
+        bots: None,
+        rate_per_sec: 10_000,
+        rate_burst: 10_000,
+        ..Config::default()
+    }
+}
+
 /// A running server and what it stands on.
 pub struct TestServer {
     pub addr: SocketAddr,
@@ -28,13 +38,10 @@ pub struct TestServer {
 }
 
 impl TestServer {
-    /// A server over a new SQLite file, no bots unless `config` has them.
+    /// A server over a new SQLite file, without bots, with a rate limit that test
+    /// clients playing at full speed stay under.
     pub async fn start() -> TestServer {
-        TestServer::start_with(Config {
-            bots: None,
-            ..Config::default()
-        })
-        .await
+        TestServer::start_with(fast_config()).await
     }
 
     /// A server over a new SQLite file with `config`.
@@ -254,6 +261,9 @@ impl Client {
         loop {
             match self.ws.next().await {
                 Some(Ok(Message::Text(t))) => {
+                    if std::env::var_os("TRACE_WS").is_some() {
+                        eprintln!("{} < {}", self.player.name, &t.as_str()[..t.len().min(300)]);
+                    }
                     let msg: ServerMessage = serde_json::from_str(t.as_str())
                         .unwrap_or_else(|e| panic!("unreadable server message {t}: {e}"));
                     match &msg {

@@ -108,6 +108,11 @@ async fn a_recorded_game_is_played_to_its_result_and_archived() {
     let (_, body) = server.get(&format!("/api/archive/{}", entry.id)).await;
     let full: ArchivedGame = serde_json::from_str(&body).unwrap();
     assert_eq!(full.moves.len(), record.actions.len());
+    assert_eq!(full.frames.len(), record.actions.len() + 1);
+    assert!(full.frames[0].board.rings.white.is_empty());
+    let last = full.frames.last().unwrap();
+    assert_eq!(last.stage, StageName::Over);
+    assert_eq!(last.board, spectator.game.as_ref().unwrap().board);
     assert_eq!(full.record, text);
 
     // Search by player name, and by a name nobody has.
@@ -202,6 +207,12 @@ async fn a_reconnecting_player_gets_what_they_missed_and_keeps_the_seat() {
             .iter()
             .any(|(_, e)| matches!(e, TableEvent::Chat { line } if line.text == "still there?"))
     );
+    // Opening again on the same connection (a resync) keeps the events coming.
+    white.open(&table).await;
+    black.chat(&table, "once more").await.unwrap();
+    white
+        .event(|e| matches!(e, TableEvent::Chat { line } if line.text == "once more").then_some(()))
+        .await;
     // The seat is still white's.
     white
         .act(&table, "b5")

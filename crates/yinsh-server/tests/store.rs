@@ -7,7 +7,6 @@
 
 use std::sync::Arc;
 
-use yinsh_server::Config;
 use yinsh_server::protocol::{Pair, TableOptions, TimeSetting, VariantName};
 use yinsh_server::store::{ArchiveQuery, NewGame, SeatRecord, Store, StoredAction, StoredResult};
 
@@ -253,10 +252,7 @@ async fn restart(url: &str) {
         }),
         ..TableOptions::default()
     };
-    let config = || Config {
-        bots: None,
-        ..Config::default()
-    };
+    let config = crate::common::fast_config;
     let mut server = TestServer::on(url, config()).await;
     let (table, mut white, mut black) = seated_pair(&server, options).await;
     white.chat(&table, "/start").await.unwrap();

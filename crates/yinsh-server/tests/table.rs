@@ -261,6 +261,20 @@ async fn draws_takebacks_and_resignation() {
         "nothing_pending"
     );
     assert_eq!(code(black.chat(&table, "/draw").await), "ok");
+    // The offerer's own action keeps the offer; the opponent's declines it.
+    black.act(&table, "a5").await.unwrap();
+    assert_eq!(black.game_after(2).await.draw_offer, Some(SeatColor::Black));
+    white.act(&table, "b5").await.unwrap();
+    let by = black
+        .event(|e| match e {
+            TableEvent::Declined { by } => Some(*by),
+            _ => None,
+        })
+        .await;
+    assert_eq!(by, SeatColor::White);
+    assert_eq!(black.game_after(3).await.draw_offer, None);
+    assert_eq!(code(white.chat(&table, "/accept").await), "nothing_pending");
+    assert_eq!(code(black.chat(&table, "/draw").await), "ok");
     assert_eq!(code(white.chat(&table, "/accept").await), "ok");
     let result = black
         .event(|e| match e {
@@ -294,7 +308,7 @@ async fn draws_takebacks_and_resignation() {
 async fn the_engine_takes_a_seat_and_plays() {
     let server = TestServer::start_with(Config {
         bots: Some(builtin_bots()),
-        ..Config::default()
+        ..crate::common::fast_config()
     })
     .await;
     let mut human = server.client().await;
