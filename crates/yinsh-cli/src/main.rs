@@ -52,6 +52,8 @@ enum Command {
     Analyse(commands::analyse::AnalyseArgs),
     /// Run the game server (lobby, tables, clocks, archive, bots) and the web client.
     Serve(commands::serve::ServeArgs),
+    /// Load a running server with simulated games and measure it.
+    Loadtest(commands::loadtest::LoadtestArgs),
 }
 
 /// Runs one subcommand, writing its output to `out`.
@@ -67,6 +69,7 @@ fn run(command: Command, out: &mut dyn Write) -> anyhow::Result<()> {
         Command::Play(args) => commands::play::run(&args, out),
         Command::Analyse(args) => commands::analyse::run(&args, out),
         Command::Serve(args) => commands::serve::run(&args, out),
+        Command::Loadtest(args) => commands::loadtest::run(&args, out),
     }?;
     out.flush()?;
     Ok(())

@@ -100,10 +100,26 @@ async fn health(State(app): State<App>) -> Response {
             "status": "ok",
             "tables": app.ctx.lobby.len(),
             "version": env!("CARGO_PKG_VERSION"),
+            "memory": memory(),
         }))
         .into_response(),
         Err(e) => ApiError::store(&e).into_response(),
     }
+}
+
+/// This process's resident memory now and at its peak (Linux; null elsewhere).
+fn memory() -> serde_json::Value {
+    let Ok(status) = std::fs::read_to_string("/proc/self/status") else {
+        return serde_json::Value::Null;
+    };
+    let kib = |field: &str| {
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix(field))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+            .map(|k| k * 1024)
+    };
+    serde_json::json!({ "rss_bytes": kib("VmRSS:"), "peak_rss_bytes": kib("VmHWM:") })
 }
 
 async fn tables(State(app): State<App>) -> Response {
@@ -181,7 +197,10 @@ async fn upgrade(
     // Frames up to 1 MiB are read (and answered "too large" above the configured
     // limit); anything bigger ends the connection.
     let App { ctx, config } = app;
+    // Small buffers: thousands of connections each hold one; messages are small.
     let mut response = ws
+        .read_buffer_size(8 * 1024)
+        .write_buffer_size(8 * 1024)
         .max_message_size(1 << 20)
         .max_frame_size(1 << 20)
         .on_upgrade(move |socket| crate::ws::serve(ctx, config, socket, player, lang));

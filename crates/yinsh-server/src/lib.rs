@@ -20,6 +20,7 @@ pub mod command;
 pub mod game;
 mod http;
 pub mod i18n;
+pub mod loadtest;
 pub mod lobby;
 pub mod protocol;
 pub mod session;

@@ -76,8 +76,15 @@ pub async fn serve(ctx: Ctx, config: Config, socket: WebSocket, player: Player, 
     let (mut sink, mut stream) = socket.split();
     let mut writer = tokio::spawn(async move {
         while let Some(text) = rx.recv().await {
-            let sent = tokio::time::timeout(SEND_TIMEOUT, sink.send(Message::Text((*text).into())));
-            if !matches!(sent.await, Ok(Ok(()))) {
+            // Everything already queued goes out with one flush.
+            let burst = async {
+                sink.feed(Message::Text((*text).into())).await?;
+                while let Ok(more) = rx.try_recv() {
+                    sink.feed(Message::Text((*more).into())).await?;
+                }
+                sink.flush().await
+            };
+            if !matches!(tokio::time::timeout(SEND_TIMEOUT, burst).await, Ok(Ok(()))) {
                 return;
             }
         }

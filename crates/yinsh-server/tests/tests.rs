@@ -3,6 +3,7 @@
 
 mod clocks;
 mod common;
+mod load;
 mod play;
 mod protocol;
 mod store;

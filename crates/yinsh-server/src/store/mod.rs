@@ -133,7 +133,8 @@ pub struct ArchiveQuery {
 /// A page of the archive: games without their actions, and the total count.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ArchiveList {
-    /// The games, newest first (their `actions` are empty; see `action_counts`).
+    /// The games, newest first (their `actions` are empty; see `action_counts`, which
+    /// the store counts when a game finishes).
     pub games: Vec<StoredGame>,
     /// The number of actions of each game.
     pub action_counts: Vec<u32>,

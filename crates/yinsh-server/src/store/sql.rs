@@ -46,8 +46,10 @@ impl SqlStore {
         sqlx::any::install_default_drivers();
         let backend = Backend::of(url)?;
         let mut options = AnyPoolOptions::new()
-            .max_connections(if backend == Backend::Sqlite { 4 } else { 8 })
-            .acquire_timeout(std::time::Duration::from_secs(5));
+            // SQLite has one writer at a time: one connection queues the writes in the
+            // pool instead of making them sleep on the file lock.
+            .max_connections(if backend == Backend::Sqlite { 1 } else { 8 })
+            .acquire_timeout(std::time::Duration::from_secs(10));
         if backend == Backend::Sqlite {
             // WAL with NORMAL synchronisation: a commit survives the process being
             // killed (only a power loss can undo the last ones), and writers do not
@@ -237,7 +239,7 @@ impl Store for SqlStore {
         action: &'a StoredAction,
     ) -> StoreFuture<'a, ()> {
         Box::pin(async move {
-            let mut tx = self.pool.begin().await?;
+            // One statement, so one implicit transaction: the hot path of the server.
             sqlx::query(
                 "INSERT INTO actions (game_id, ply, token, white_ms, black_ms, at) \
                  VALUES ($1, $2, $3, $4, $5, $6)",
@@ -248,32 +250,19 @@ impl Store for SqlStore {
             .bind(action.white_ms.map(|v| v as i64))
             .bind(action.black_ms.map(|v| v as i64))
             .bind(action.at)
-            .execute(&mut *tx)
+            .execute(&self.pool)
             .await?;
-            sqlx::query("UPDATE games SET action_count = $1 WHERE id = $2")
-                .bind(i64::from(ply) + 1)
-                .bind(game_id)
-                .execute(&mut *tx)
-                .await?;
-            tx.commit().await?;
             Ok(())
         })
     }
 
     fn truncate_actions(&self, game_id: i64, keep: u32) -> StoreFuture<'_, ()> {
         Box::pin(async move {
-            let mut tx = self.pool.begin().await?;
             sqlx::query("DELETE FROM actions WHERE game_id = $1 AND ply >= $2")
                 .bind(game_id)
                 .bind(i64::from(keep))
-                .execute(&mut *tx)
+                .execute(&self.pool)
                 .await?;
-            sqlx::query("UPDATE games SET action_count = $1 WHERE id = $2")
-                .bind(i64::from(keep))
-                .bind(game_id)
-                .execute(&mut *tx)
-                .await?;
-            tx.commit().await?;
             Ok(())
         })
     }
@@ -288,7 +277,8 @@ impl Store for SqlStore {
             let mut tx = self.pool.begin().await?;
             if log {
                 sqlx::query(
-                    "UPDATE games SET finished_at = $1, winner = $2, termination = $3 \
+                    "UPDATE games SET finished_at = $1, winner = $2, termination = $3, \
+                     action_count = (SELECT COUNT(*) FROM actions WHERE game_id = $4) \
                      WHERE id = $4",
                 )
                 .bind(result.finished_at)

@@ -1,0 +1,104 @@
+//! `yinsh loadtest`: simulated games against a running server.
+
+use std::io::Write;
+use std::time::Duration;
+
+use anyhow::Context;
+use clap::Args;
+use yinsh_server::loadtest::{LoadConfig, Progress, run as run_load};
+
+/// Arguments of `yinsh loadtest`.
+#[derive(Debug, Args)]
+pub struct LoadtestArgs {
+    /// The server's address (host:port), on loopback.
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    addr: String,
+    /// Games played at once (two player connections each).
+    #[arg(long, default_value_t = 10)]
+    games: usize,
+    /// Spectator connections per game.
+    #[arg(long, default_value_t = 0)]
+    spectators: usize,
+    /// A player's thinking time before each action, in milliseconds (each wait is
+    /// 50–150 % of it).
+    #[arg(long, default_value_t = 1000)]
+    think_ms: u64,
+    /// How long to play, in seconds; then every connection finishes and closes.
+    #[arg(long, default_value_t = 30)]
+    duration: u64,
+    /// Archive the games (`log on`).
+    #[arg(long)]
+    log: bool,
+    /// Seed of the players' random choices.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Connections opened at once while starting.
+    #[arg(long, default_value_t = 64)]
+    connect_parallel: usize,
+}
+
+/// Runs the load and prints the figures.
+pub fn run(args: &LoadtestArgs, out: &mut dyn Write) -> anyhow::Result<()> {
+    anyhow::ensure!(args.games > 0, "--games must be at least 1");
+    anyhow::ensure!(args.duration > 0, "--duration must be at least 1 second");
+    let config = LoadConfig {
+        addr: args.addr.clone(),
+        games: args.games,
+        spectators: args.spectators,
+        think: Duration::from_millis(args.think_ms),
+        duration: Duration::from_secs(args.duration),
+        log: args.log,
+        seed: args.seed,
+        connect_parallel: args.connect_parallel,
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    let total = args.duration;
+    let report = runtime.block_on(run_load(config, move |p: Progress| {
+        eprint!(
+            "\r{:>4.0} s / {total} s  games {:>6}  actions {:>8}  ({:>7.0}/s)  errors {:>4}   ",
+            p.elapsed.as_secs_f64(),
+            p.games,
+            p.actions,
+            p.actions as f64 / p.elapsed.as_secs_f64().max(1e-9),
+            p.errors
+        );
+    }))?;
+    eprintln!();
+    let connections = args.games * (2 + args.spectators);
+    writeln!(
+        out,
+        "games {} ({} connections), {} started, {} finished",
+        args.games, connections, report.games_started, report.games_finished
+    )?;
+    writeln!(
+        out,
+        "actions acknowledged: {} in {:.1} s = {:.0}/s",
+        report.actions,
+        report.playing.as_secs_f64(),
+        report.actions_per_sec()
+    )?;
+    writeln!(out, "round trip: {}", report.round_trip)?;
+    if args.spectators > 0 {
+        writeln!(
+            out,
+            "spectators: {} events, {} missed; action delivery {}",
+            report.spectator_events, report.spectator_missed, report.spectator_latency
+        )?;
+    }
+    writeln!(out, "errors: {}", report.errors)?;
+    for e in &report.error_samples {
+        writeln!(out, "  {e}")?;
+    }
+    match report.server_peak_rss {
+        Some(b) => writeln!(out, "server peak memory: {:.1} MB", b as f64 / 1e6)?,
+        None => writeln!(out, "server peak memory: not reported")?,
+    }
+    anyhow::ensure!(
+        report.errors == 0 && report.spectator_missed == 0,
+        "the run had errors or missed events"
+    );
+    Ok(())
+}

@@ -1,0 +1,45 @@
+//! The load generator in a short run: many games at once with spectators, nothing
+//! refused, nothing missed, and every acknowledged action in the store.
+
+use std::time::Duration;
+
+use yinsh_server::loadtest::{LoadConfig, run};
+
+use crate::common::TestServer;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_acknowledged_action_is_stored_under_load() {
+    let server = TestServer::start_with(yinsh_server::Config {
+        bots: None,
+        ..yinsh_server::Config::default()
+    })
+    .await;
+    let config = LoadConfig {
+        addr: server.addr.to_string(),
+        games: 24,
+        spectators: 3,
+        think: Duration::from_millis(20),
+        duration: Duration::from_secs(3),
+        log: true,
+        ..LoadConfig::default()
+    };
+    let report = run(config, |_| {}).await.expect("the run completes");
+    assert_eq!(report.errors, 0, "{:?}", report.error_samples);
+    assert_eq!(report.spectator_missed, 0);
+    assert!(report.actions > 24 * 10, "only {} actions", report.actions);
+    assert!(report.spectator_events >= report.actions * 3);
+    assert!(report.server_peak_rss.is_some());
+    let mut checked = 0;
+    for (game, tokens) in &report.acknowledged {
+        let stored = server
+            .store
+            .game(*game)
+            .await
+            .unwrap()
+            .unwrap_or_else(|| panic!("game {game} is not stored"));
+        let stored: Vec<&str> = stored.actions.iter().map(|a| a.token.as_str()).collect();
+        assert_eq!(stored, *tokens, "game {game}");
+        checked += tokens.len();
+    }
+    assert_eq!(checked as u64, report.actions);
+}
