@@ -408,7 +408,11 @@ options: TableOptions,
  */
 seats: Pair<PlayerView | null>, 
 /**
- * The names of the spectators.
+ * How many spectators watch.
+ */
+spectator_count: number, 
+/**
+ * The names of the spectators, sorted; the first 100 when there are more.
  */
 spectators: Array<string>, 
 /**
@@ -442,7 +446,11 @@ color: SeatColor,
  */
 online: boolean, } | { "kind": "spectators", 
 /**
- * Their names.
+ * How many watch.
+ */
+count: number, 
+/**
+ * Their names, sorted; the first 100 when there are more.
  */
 names: Array<string>, } | { "kind": "options", 
 /**

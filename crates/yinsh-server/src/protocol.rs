@@ -436,7 +436,9 @@ pub struct TableView {
     pub options: TableOptions,
     /// The seats.
     pub seats: Pair<Option<PlayerView>>,
-    /// The names of the spectators.
+    /// How many spectators watch.
+    pub spectator_count: u32,
+    /// The names of the spectators, sorted; the first 100 when there are more.
     pub spectators: Vec<String>,
     /// The most recent chat lines, oldest first.
     pub chat: Vec<ChatLine>,
@@ -469,9 +471,11 @@ pub enum TableEvent {
         /// Whether they are connected now.
         online: bool,
     },
-    /// The spectators changed.
+    /// The spectators changed (announced at most once a second).
     Spectators {
-        /// Their names.
+        /// How many watch.
+        count: u32,
+        /// Their names, sorted; the first 100 when there are more.
         names: Vec<String>,
     },
     /// The options changed.

@@ -34,6 +34,10 @@ pub const CHAT_MAX: usize = 500;
 const IDLE_CLOSE: Duration = Duration::from_secs(120);
 /// Inputs waiting for a table before it answers "busy".
 const QUEUE: usize = 1024;
+/// Spectator changes are announced at most this often.
+const SPECTATORS_EVERY: Duration = Duration::from_secs(1);
+/// Spectator names sent in a snapshot or event (the count is always exact).
+const SPECTATOR_NAMES: usize = 100;
 /// How long to wait before writing a game's result again after the store failed.
 const RESULT_RETRY: Duration = Duration::from_secs(2);
 /// A bot's thinking time in an untimed game.
@@ -234,6 +238,9 @@ struct Table {
     last_summary: Option<TableSummary>,
     /// The spectators and seat presence last announced.
     announced: (Vec<String>, ByColor<bool>),
+    /// When spectators were last announced, and when the next announcement is due.
+    spectators_at: Option<Instant>,
+    spectators_due: Option<Instant>,
     /// A result the store refused, to be written again (game id, result, log), and
     /// when.
     unsaved: Option<(i64, StoredResult, bool, Instant)>,
@@ -261,6 +268,8 @@ pub fn spawn(ctx: Ctx, id: Arc<str>, options: TableOptions) -> (TableHandle, Tab
         last_summary: None,
         announced: (Vec::new(), ByColor::default()),
         unsaved: None,
+        spectators_at: None,
+        spectators_due: None,
     };
     start(table, bot_rx)
 }
@@ -323,6 +332,8 @@ pub fn restore(ctx: Ctx, stored: StoredGame) -> Result<(TableHandle, TableSummar
         last_summary: None,
         announced: (Vec::new(), ByColor::default()),
         unsaved: None,
+        spectators_at: None,
+        spectators_due: None,
     };
     Ok(start(table, bot_rx))
 }
@@ -357,6 +368,7 @@ impl Table {
             let deadline = self.game.as_ref().and_then(Game::deadline);
             let idle = self.empty_since.map(|t| t + IDLE_CLOSE);
             let retry = self.unsaved.as_ref().map(|u| u.3);
+            let spectators = self.spectators_due;
             tokio::select! {
                 input = rx.recv() => match input {
                     Some(input) => self.handle(input).await,
@@ -367,6 +379,7 @@ impl Table {
                     self.check_flag(Instant::now()).await;
                 }
                 _ = sleep_until_opt(retry) => self.save_result().await,
+                _ = sleep_until_opt(spectators) => self.announce_spectators(),
                 _ = sleep_until_opt(idle) => {
                     if self.is_empty() {
                         self.ctx.lobby.remove(&self.id);
@@ -475,10 +488,37 @@ impl Table {
                 }
             }
         }
+        if self.spectators_due.is_none() {
+            // At once, unless the last announcement was less than a second ago: a crowd
+            // arriving together is one event a second, not one per arrival.
+            let now = Instant::now();
+            let at = self
+                .spectators_at
+                .map_or(now, |last| (last + SPECTATORS_EVERY).max(now));
+            if at <= now {
+                self.announce_spectators();
+            } else {
+                self.spectators_due = Some(at);
+            }
+        }
+    }
+
+    /// Announces the spectators if they changed since the last announcement.
+    fn announce_spectators(&mut self) {
+        self.spectators_due = None;
         let names = self.spectators();
         if self.announced.0 != names {
-            self.announced.0 = names.clone();
-            self.emit(TableEvent::Spectators { names }, false);
+            self.spectators_at = Some(Instant::now());
+            let count = names.len() as u32;
+            self.announced.0 = names;
+            let names = self
+                .announced
+                .0
+                .iter()
+                .take(SPECTATOR_NAMES)
+                .cloned()
+                .collect();
+            self.emit(TableEvent::Spectators { count, names }, false);
         }
     }
 
@@ -492,15 +532,14 @@ impl Table {
                 .into_iter()
                 .any(|c| self.seats[c].as_ref().and_then(Seat::human).map(|p| p.id) == Some(id))
         };
-        let mut seen = Vec::new();
+        let mut seen = std::collections::HashSet::new();
         let mut names = Vec::new();
         for c in self.subs.values() {
-            if !seated(c.player.id) && !seen.contains(&c.player.id) {
-                seen.push(c.player.id);
+            if !seated(c.player.id) && seen.insert(c.player.id) {
                 names.push(c.player.name.clone());
             }
         }
-        names.sort();
+        names.sort_unstable();
         names
     }
 
@@ -533,7 +572,7 @@ impl Table {
             id: self.id.to_string(),
             options: self.options.clone(),
             seats: self.seat_views(),
-            spectators: self.spectators().len() as u32,
+            spectators: self.announced.0.len() as u32,
             status: if self.game.as_ref().is_some_and(Game::is_running) {
                 TableStatus::Playing
             } else {
@@ -549,7 +588,14 @@ impl Table {
             version: self.version,
             options: self.options.clone(),
             seats: self.seat_views(),
-            spectators: self.spectators(),
+            spectator_count: self.announced.0.len() as u32,
+            spectators: self
+                .announced
+                .0
+                .iter()
+                .take(SPECTATOR_NAMES)
+                .cloned()
+                .collect(),
             chat: self.chat.iter().cloned().collect(),
             game: self.game.as_ref().map(|g| g.view(Instant::now())),
         }

@@ -34,7 +34,7 @@ async fn seats_options_and_the_start() {
     // A seated player is no longer a spectator.
     let names = carol
         .event(|e| match e {
-            TableEvent::Spectators { names } if names.len() == 2 => Some(names.clone()),
+            TableEvent::Spectators { names, .. } if names.len() == 2 => Some(names.clone()),
             _ => None,
         })
         .await;
@@ -119,6 +119,10 @@ async fn seats_options_and_the_start() {
     );
     assert_eq!(code(alice.chat(&table, "/leave").await), "leave_running");
     assert_eq!(code(alice.chat(&table, "/start").await), "game_running");
+    // Spectator changes are announced at most once a second.
+    carol
+        .event(|e| matches!(e, TableEvent::Spectators { count: 1, .. }).then_some(()))
+        .await;
     let (_, body) = server.get("/api/tables").await;
     let tables: Vec<yinsh_server::protocol::TableSummary> = serde_json::from_str(&body).unwrap();
     assert_eq!(tables[0].status, TableStatus::Playing);
