@@ -31,7 +31,7 @@ mod ws;
 use std::future::Future;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use yinsh_engine::Engine;
 
@@ -66,6 +66,16 @@ pub struct Config {
     pub rate_per_sec: u32,
     /// Messages a connection may send in a burst.
     pub rate_burst: u32,
+    /// Messages queued for a connection; a client that lets more pile up (it does not
+    /// read) is cut off.
+    pub outbox: usize,
+    /// A send to a client that takes longer than this cuts the connection off.
+    pub send_timeout: Duration,
+    /// How often the server pings each connection.
+    pub ping_every: Duration,
+    /// A connection the server hears nothing from (no message, no pong) for this long
+    /// is closed.
+    pub idle_timeout: Duration,
 }
 
 impl Default for Config {
@@ -77,6 +87,10 @@ impl Default for Config {
             max_message: 16 * 1024,
             rate_per_sec: 20,
             rate_burst: 40,
+            outbox: 512,
+            send_timeout: Duration::from_secs(10),
+            ping_every: Duration::from_secs(20),
+            idle_timeout: Duration::from_secs(60),
         }
     }
 }
@@ -90,6 +104,10 @@ impl std::fmt::Debug for Config {
             .field("max_message", &self.max_message)
             .field("rate_per_sec", &self.rate_per_sec)
             .field("rate_burst", &self.rate_burst)
+            .field("outbox", &self.outbox)
+            .field("send_timeout", &self.send_timeout)
+            .field("ping_every", &self.ping_every)
+            .field("idle_timeout", &self.idle_timeout)
             .finish()
     }
 }

@@ -17,10 +17,6 @@ use crate::store::Player;
 use crate::table::{self, Conn, TableHandle, TableRequest, to_text};
 use crate::{Config, Ctx};
 
-/// Messages queued for a connection before it counts as not reading.
-const OUTBOX: usize = 512;
-/// A send that takes longer than this cuts the connection off.
-const SEND_TIMEOUT: Duration = Duration::from_secs(10);
 /// Refused messages in a row (over the rate limit) before the connection is closed.
 const STRIKES: u32 = 100;
 
@@ -71,20 +67,32 @@ struct Connection {
 
 /// Serves one upgraded socket until it closes.
 pub async fn serve(ctx: Ctx, config: Config, socket: WebSocket, player: Player, lang: Lang) {
-    let (tx, mut rx) = mpsc::channel::<Arc<str>>(OUTBOX);
+    let (tx, mut rx) = mpsc::channel::<Arc<str>>(config.outbox.max(1));
     let kick = Arc::new(Notify::new());
     let (mut sink, mut stream) = socket.split();
+    let (send_timeout, ping_every) = (config.send_timeout, config.ping_every);
     let mut writer = tokio::spawn(async move {
-        while let Some(text) = rx.recv().await {
+        let mut ping = tokio::time::interval_at(Instant::now() + ping_every, ping_every);
+        loop {
+            let first = tokio::select! {
+                text = rx.recv() => match text {
+                    Some(text) => Message::Text((*text).into()),
+                    None => break,
+                },
+                // Keeps idle connections alive through proxies, and makes clients
+                // that vanished without closing show themselves (no pong).
+                _ = ping.tick() => Message::Ping(Default::default()),
+            };
             // Everything already queued goes out with one flush.
             let burst = async {
-                sink.feed(Message::Text((*text).into())).await?;
+                sink.feed(first).await?;
                 while let Ok(more) = rx.try_recv() {
                     sink.feed(Message::Text((*more).into())).await?;
                 }
                 sink.flush().await
             };
-            if !matches!(tokio::time::timeout(SEND_TIMEOUT, burst).await, Ok(Ok(()))) {
+            if !matches!(tokio::time::timeout(send_timeout, burst).await, Ok(Ok(()))) {
+                // A client that does not read: cut off, nobody else waits for it.
                 return;
             }
         }
@@ -116,26 +124,35 @@ pub async fn serve(ctx: Ctx, config: Config, socket: WebSocket, player: Player, 
         server: env!("CARGO_PKG_VERSION").to_owned(),
     });
     let mut writer_done = false;
+    // A client silent for longer than this (not even answering pings) is gone.
+    let idle = c.config.idle_timeout;
+    let mut heard = Instant::now();
     loop {
         tokio::select! {
-            frame = stream.next() => match frame {
-                Some(Ok(Message::Text(text))) => {
-                    if !c.message(text.as_str()).await {
-                        break;
+            frame = stream.next() => {
+                let Some(Ok(message)) = frame else { break };
+                heard = Instant::now();
+                match message {
+                    Message::Text(text) => {
+                        if !c.message(text.as_str()).await {
+                            break;
+                        }
                     }
+                    Message::Binary(_) => match c.refused_by_limit(None) {
+                        Some(false) => break,
+                        Some(true) => {}
+                        None => c.error(
+                            None,
+                            None,
+                            Msg::new("bad_message")
+                                .arg("reason", "binary frames are not used; send JSON text"),
+                        ),
+                    },
+                    Message::Ping(_) | Message::Pong(_) => {}
+                    Message::Close(_) => break,
                 }
-                Some(Ok(Message::Binary(_))) => match c.refused_by_limit(None) {
-                    Some(false) => break,
-                    Some(true) => {}
-                    None => c.error(
-                        None,
-                        None,
-                        Msg::new("bad_message").arg("reason", "binary frames are not used; send JSON text"),
-                    ),
-                },
-                Some(Ok(Message::Ping(_) | Message::Pong(_))) => {}
-                Some(Ok(Message::Close(_))) | Some(Err(_)) | None => break,
-            },
+            }
+            _ = tokio::time::sleep_until(heard + idle) => break,
             update = recv_lobby(&mut c.lobby) => match update {
                 Ok(text) => { c.conn.send(text); }
                 Err(broadcast::error::RecvError::Lagged(_)) => c.send_lobby(),

@@ -9,7 +9,13 @@ use crate::common::{TestServer, seated_pair};
 
 #[tokio::test]
 async fn a_disconnected_player_loses_on_time() {
-    let server = TestServer::start().await;
+    // No keep-alive timers before the flag: on paused time they would fire at once.
+    let server = TestServer::start_with(yinsh_server::Config {
+        ping_every: Duration::from_secs(3600),
+        idle_timeout: Duration::from_secs(7200),
+        ..crate::common::fast_config()
+    })
+    .await;
     let options = TableOptions {
         time: Some(TimeSetting {
             minutes: 1,

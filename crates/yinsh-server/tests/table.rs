@@ -392,7 +392,13 @@ async fn replies_come_in_the_players_language() {
 
 #[tokio::test]
 async fn the_lobby_lists_tables_live_and_forgets_empty_ones() {
-    let server = TestServer::start().await;
+    // No keep-alive timers before the table closes: on paused time they fire at once.
+    let server = TestServer::start_with(yinsh_server::Config {
+        ping_every: std::time::Duration::from_secs(3600),
+        idle_timeout: std::time::Duration::from_secs(7200),
+        ..crate::common::fast_config()
+    })
+    .await;
     let mut watcher = server.client().await;
     watcher.send(Request::Lobby).await;
     let tables = watcher
