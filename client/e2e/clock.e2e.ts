@@ -1,0 +1,52 @@
+// A timed game lost on time: one minute each, set with `/option time 1+0` typed into the
+// chat; white places a ring, black lets the clock run out. Takes a minute of real time.
+
+import { expect, test } from "@playwright/test";
+import { boardOf, expectMyTurn, expectNoPageErrors, hit, newPlayer, screenshot, sitDown, tableIdOf, typeInChat } from "./helpers";
+
+test("a player who lets the clock run out loses on time", async ({ browser }) => {
+  test.setTimeout(150_000);
+  const white = await newPlayer(browser);
+  const black = await newPlayer(browser);
+
+  await white.page.getByTestId("create-table").click();
+  const table = await tableIdOf(white.page);
+  const whiteName = await sitDown(white.page, "white");
+  await black.page.goto(`/#/table/${table}`);
+  await sitDown(black.page, "black");
+  await expect(white.page.getByTestId("start")).toBeVisible();
+
+  // The option, typed as a slash command: the server answers in the chat, both tables show it.
+  await typeInChat(white.page, "/option time 1+0");
+  await expect(white.page.locator('[data-testid="chat-log"] .line.reply').last()).toContainText("Option changed");
+  for (const p of [white.page, black.page]) await expect(p.getByTestId("table-options")).toContainText("1 min + 0 s");
+
+  await white.page.getByTestId("start").click();
+  for (const p of [white.page, black.page]) {
+    await expect(p.getByTestId("clock-white")).toHaveText(/^(1:00|0:5\d)$/);
+    await expect(p.getByTestId("clock-black")).toHaveText("1:00");
+  }
+  await expectMyTurn(white.page, "place");
+  await hit(white.page, "e5").click();
+  await expectMyTurn(black.page, "place");
+
+  // Black's clock runs down on both screens; white's stands still.
+  for (const p of [white.page, black.page]) await expect(p.getByTestId("clock-black")).toHaveText(/^0:5\d$/);
+  const whiteClock = await white.page.getByTestId("clock-white").textContent();
+  await screenshot(black.page, "clock-running");
+
+  // A minute later the server ends the game: black lost on time, the clock shows 0:00.
+  for (const p of [white.page, black.page]) {
+    await expect(p.getByTestId("result")).toContainText("1-0", { timeout: 75_000 });
+    await expect(p.getByTestId("result")).toContainText(`${whiteName} wins (time)`);
+    await expect(p.getByTestId("clock-black")).toHaveText(/^0:00(\.0)?$/);
+    await expect(p.getByTestId("clock-white")).toHaveText(whiteClock!);
+    await expect(boardOf(p)).toHaveAttribute("data-stage", "over");
+    await expect(boardOf(p)).toHaveAttribute("data-interactive", "false");
+  }
+  await expect(black.page.getByTestId("clock-black")).toHaveClass(/\blow\b/);
+  await screenshot(black.page, "lost-on-time");
+
+  expectNoPageErrors(white, black);
+  await Promise.all([white.close(), black.close()]);
+});

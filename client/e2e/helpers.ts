@@ -1,0 +1,164 @@
+// Shared helpers of the browser tests: players in their own browser contexts, the
+// board's pieces as the page draws them, and the mouse and touch gestures on it.
+
+import { expect, type Browser, type BrowserContextOptions, type Locator, type Page } from "@playwright/test";
+import { mkdirSync } from "node:fs";
+
+export type Color = "white" | "black";
+
+/** A board as the server sends it (`game.board`, an archive frame). */
+export interface BoardJson {
+  rings: Record<Color, string[]>;
+  markers: Record<Color, string[]>;
+}
+
+/** One guest: a browser context of its own (its own session cookie), on the lobby. */
+export interface Player {
+  page: Page;
+  /** Uncaught errors of the page's scripts; checked by `expectNoPageErrors`. */
+  errors: string[];
+  close(): Promise<void>;
+}
+
+/** Opens a new guest on the lobby and waits until its connection is up. */
+export async function newPlayer(browser: Browser, options: BrowserContextOptions = {}): Promise<Player> {
+  // Tall enough for the whole board beside the side panel (a drag needs both ends on screen).
+  const context = await browser.newContext({ locale: "en-GB", viewport: { width: 1280, height: 1000 }, ...options });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  await page.goto("/");
+  await waitOnline(page);
+  return { page, errors, close: () => context.close() };
+}
+
+export async function waitOnline(page: Page): Promise<void> {
+  await expect(page.getByTestId("connection")).toHaveAttribute("data-state", "open");
+}
+
+/** The guest name the header shows (`You are <name>`). */
+export async function myName(page: Page): Promise<string> {
+  await expect(page.getByTestId("me")).toHaveText(/^You are \S+$/);
+  return (await page.getByTestId("me").textContent())!.replace(/^You are /, "");
+}
+
+/** Takes a seat with its button at the table page; waits until the server seated us. */
+export async function sitDown(page: Page, color: Color): Promise<string> {
+  const name = await myName(page);
+  await page.getByTestId(`join-${color}`).click();
+  await expect(page.getByTestId(`seat-${color}-name`)).toHaveText(name);
+  return name;
+}
+
+export function expectNoPageErrors(...players: Player[]): void {
+  for (const p of players) expect(p.errors, "uncaught errors in the page").toEqual([]);
+}
+
+/** The table id in the address (`#/table/<id>`). */
+export async function tableIdOf(page: Page): Promise<string> {
+  await expect(page).toHaveURL(/#\/table\/[^/?]+$/);
+  return decodeURIComponent(new URL(page.url()).hash.replace(/^#\/table\//, ""));
+}
+
+/** The board of the page (there is one on a table page and on a replay page). */
+export function boardOf(page: Page): Locator {
+  return page.locator("svg.yinsh-board");
+}
+
+/** The hit area of a point: what the mouse clicks and the finger taps. */
+export function hit(page: Page, point: string): Locator {
+  return page.locator(`svg.yinsh-board circle.hit[data-point="${point}"]`);
+}
+
+/** Every piece as `kind colour point` (`ring white e5`), sorted: the set a board shows. */
+export function piecesOfBoard(board: BoardJson): string[] {
+  const out: string[] = [];
+  for (const c of ["white", "black"] as const) {
+    for (const p of board.rings[c]) out.push(`ring ${c} ${p}`);
+    for (const p of board.markers[c]) out.push(`marker ${c} ${p}`);
+  }
+  return out.sort();
+}
+
+/** The pieces a page draws (`[data-piece][data-color][data-at]`), sorted as `piecesOfBoard`. */
+export async function piecesOn(page: Page): Promise<string[]> {
+  const list = await page
+    .locator("svg.yinsh-board [data-piece]")
+    .evaluateAll((els) => els.map((e) => `${e.getAttribute("data-piece")} ${e.getAttribute("data-color")} ${e.getAttribute("data-at")}`));
+  return list.sort();
+}
+
+/** Waits until the page draws exactly `expected` (see `piecesOfBoard`). */
+export async function expectPieces(page: Page, expected: string[], message?: string): Promise<void> {
+  await expect.poll(() => piecesOn(page), { message, intervals: [20, 50, 100, 200] }).toEqual(expected);
+}
+
+/** The points whose hit areas have a class (`target`, `candidate`, `selected`). */
+export async function pointsWith(page: Page, role: "target" | "candidate" | "selected"): Promise<string[]> {
+  return page.locator(`svg.yinsh-board circle.hit.${role}`).evaluateAll((els) => els.map((e) => e.getAttribute("data-point")!));
+}
+
+/** The centre of a point's hit area on the screen; it must be in the viewport. */
+async function centreOf(page: Page, point: string): Promise<{ x: number; y: number }> {
+  const box = await hit(page, point).boundingBox();
+  const view = page.viewportSize()!;
+  if (!box || box.y < 0 || box.y + box.height > view.height || box.x < 0 || box.x + box.width > view.width) {
+    throw new Error(`point ${point} is not within the screen: ${JSON.stringify(box)}`);
+  }
+  return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+}
+
+/** Drags the ring on `from` to `to` with the mouse: press, move in steps, release. */
+export async function dragRing(page: Page, from: string, to: string): Promise<void> {
+  // Both ends on the screen before either is measured (scrolling moves the other).
+  await hit(page, from).scrollIntoViewIfNeeded();
+  await hit(page, to).scrollIntoViewIfNeeded();
+  const a = await centreOf(page, from);
+  const b = await centreOf(page, to);
+  await page.mouse.move(a.x, a.y);
+  await page.mouse.down();
+  await page.mouse.move((a.x + b.x) / 2, (a.y + b.y) / 2, { steps: 4 });
+  // While dragged, the ring is drawn above the others, following the pointer.
+  await expect(page.locator(`svg.yinsh-board .drag [data-piece="ring"][data-at="${from}"]`)).toHaveCount(1);
+  await page.mouse.move(b.x, b.y, { steps: 4 });
+  await page.mouse.up();
+}
+
+/** Waits until the page's board takes input for this stage (the player's turn). */
+export async function expectMyTurn(page: Page, stage: string): Promise<void> {
+  const board = boardOf(page);
+  await expect(board).toHaveAttribute("data-stage", stage);
+  await expect(board).toHaveAttribute("data-interactive", "true");
+}
+
+/** The points of a row `xa-b`, from end to end (a straight line on the board). */
+export function rowPoints(token: string): string[] {
+  const m = /^x([a-k])(\d+)-([a-k])(\d+)$/.exec(token);
+  if (!m) throw new Error(`not a row: ${token}`);
+  const [c1, r1, c2, r2] = [m[1].charCodeAt(0), Number(m[2]), m[3].charCodeAt(0), Number(m[4])];
+  const n = Math.max(Math.abs(c2 - c1), Math.abs(r2 - r1));
+  const [dc, dr] = [Math.sign(c2 - c1), Math.sign(r2 - r1)];
+  return Array.from({ length: n + 1 }, (_, i) => `${String.fromCharCode(c1 + i * dc)}${r1 + i * dr}`);
+}
+
+/** Expects the page to fit the width of the screen: nothing to scroll sideways. */
+export async function expectNoSidewaysScroll(page: Page, what: string): Promise<void> {
+  const width = page.viewportSize()!.width;
+  const sizes = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+  expect(sizes, `${what} fits the screen`).toEqual({ scrollWidth: sizes.innerWidth, innerWidth: width });
+}
+
+const SHOTS = new URL("../test-results/screenshots/", import.meta.url);
+
+/** Writes a screenshot to `test-results/screenshots/<name>.png` (kept after the run). */
+export async function screenshot(page: Page, name: string, fullPage = false): Promise<void> {
+  mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: new URL(`${name}.png`, SHOTS).pathname, fullPage, animations: "disabled" });
+}
+
+/** Sends a line through the table's chat box, as typed. */
+export async function typeInChat(page: Page, text: string): Promise<void> {
+  const input = page.getByTestId("chat-input");
+  await input.fill(text);
+  await input.press("Enter");
+}

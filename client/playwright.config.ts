@@ -1,0 +1,58 @@
+import { execSync } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { defineConfig } from "@playwright/test";
+
+// Browser tests against the real server: `yinsh serve` (the binary cargo built, debug
+// unless YINSH_BIN says otherwise) on a free port with a fresh SQLite file, serving the
+// built client from dist/. Debian's Chromium drives the pages (no browser downloads).
+
+// This file is read again by every worker process: the port and the database are chosen
+// once, by the runner, and handed down to the workers in the environment (a port drawn
+// anew in a worker would not be the server's).
+process.env.E2E_PORT ??= execSync(
+  `node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"`,
+).toString().trim();
+process.env.E2E_DB ??= join(mkdtempSync(join(tmpdir(), "yinsh-e2e-")), "e2e.db");
+const port = Number(process.env.E2E_PORT);
+const db = process.env.E2E_DB;
+const bin = process.env.YINSH_BIN ?? "../target/debug/yinsh";
+const chromium = process.env.CHROMIUM ?? execSync("command -v chromium || command -v chromium-browser").toString().trim();
+
+export default defineConfig({
+  testDir: "e2e",
+  // `*.e2e.ts`, so that vitest (which takes `*.test.ts` and `*.spec.ts`) leaves them alone.
+  testMatch: "**/*.e2e.ts",
+  timeout: 180_000,
+  expect: { timeout: 15_000 },
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  outputDir: "test-results",
+  reporter: [["list"]],
+  use: {
+    baseURL: `http://127.0.0.1:${port}`,
+    screenshot: "only-on-failure",
+    launchOptions: {
+      executablePath: chromium,
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--disable-dev-shm-usage",
+      ],
+    },
+  },
+  webServer: {
+    command: `${bin} serve --bind 127.0.0.1:${port} --static-dir dist --database-url "sqlite://${db}?mode=rwc"`,
+    url: `http://127.0.0.1:${port}/api/health`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    stdout: "pipe",
+    stderr: "pipe",
+  },
+});

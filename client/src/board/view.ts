@@ -1,0 +1,461 @@
+// The board as an SVG that scales with its container: lattice, coordinates, pieces,
+// highlights, and the input of the player to act (click or tap, or drag a ring), with
+// short animations of each change. The rules are the server's: the view only offers
+// the legal tokens it is given (see input.ts).
+//
+// The same class shows boards without input (spectators, the replay viewer): call
+// `update` with `myColor: null` (or `legal: []`).
+
+import "./board.css";
+import type { BoardView as Board, SeatColor, StageName } from "../protocol";
+import { CENTRE, COLUMNS, LINES, POINTS, nearestPoint, parsePoint, pointXY } from "./geometry";
+import { BoardInput, type Highlights, type Role, type Step } from "./input";
+import { diffBoards, isUnchanged, piecesOf, type BoardChange, type Piece } from "./diff";
+
+/** What the board shows. */
+export interface BoardState {
+  /** The pieces. */
+  board: Board;
+  /** The player to act (the colour of the ghost marker). */
+  toMove: SeatColor;
+  stage: StageName;
+  /** The legal tokens of the player to act. */
+  legal: readonly string[];
+  /** The viewer's seat; null for a spectator or a replay. Input is on only when it is `toMove` and `legal` is not empty. */
+  myColor: SeatColor | null;
+  /** The action that led from the board of the previous `update` to this one: a ring move slides its ring. */
+  lastAction?: string | null;
+}
+
+export interface BoardOptions {
+  /** Called with the token of each action the player chose. */
+  onAction: (token: string) => void;
+  /** Whether to draw the column letters and row numbers (default true). */
+  labels?: boolean;
+}
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+/** The distance between neighbouring points, in SVG user units; all sizes below are fractions of it. */
+const S = 100;
+const RING_R = 0.36 * S;
+const RING_BAND = 0.1 * S;
+const RING_EDGE = 0.16 * S; // drawn under the band: a dark rim on both sides of it
+const MARKER_R = 0.25 * S;
+const MARKER_EDGE = 0.04 * S;
+/** The invisible circle that takes clicks and taps around each point; big enough for fingers. */
+const HIT_R = 0.45 * S;
+const LABEL_GAP = 0.66 * S;
+const ANIMATION_MS = 220;
+/** How far (in CSS pixels) a pressed ring must travel before it is dragged rather than clicked. */
+const DRAG_THRESHOLD_PX = 5;
+const ROLES: readonly Exclude<Role, "ghostMarker">[] = ["target", "selected", "candidate"];
+
+/** A press on the board, from pointerdown to pointerup. */
+interface Press {
+  readonly pointerId: number;
+  readonly point: string;
+  readonly clientX: number;
+  readonly clientY: number;
+  /** Whether the press is on a ring that can move: it may become a drag. */
+  readonly movable: boolean;
+  /** Whether that ring was selected before the press (a click on it then deselects it). */
+  readonly wasSelected: boolean;
+  /** The ring's element while it is dragged. */
+  dragged: SVGElement | null;
+}
+
+function svgEl<K extends keyof SVGElementTagNameMap>(
+  tag: K,
+  attrs: Record<string, string | number> = {},
+): SVGElementTagNameMap[K] {
+  const el = document.createElementNS(SVG_NS, tag);
+  for (const [key, value] of Object.entries(attrs)) el.setAttribute(key, String(value));
+  return el;
+}
+
+function prefersReducedMotion(): boolean {
+  return window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+}
+
+/** The board view: see the file comment. */
+export class BoardView {
+  private readonly svg: SVGSVGElement;
+  private readonly layers: {
+    readonly lattice: SVGGElement;
+    readonly coords: SVGGElement;
+    readonly pieces: SVGGElement;
+    /** Copies of pieces that fade out or turn over. */
+    readonly fx: SVGGElement;
+    readonly highlights: SVGGElement;
+    readonly drag: SVGGElement;
+    readonly hits: SVGGElement;
+  };
+  private readonly onAction: (token: string) => void;
+  private readonly labels: boolean;
+  private flipped = false;
+  private state: BoardState | null = null;
+  private input = new BoardInput([]);
+  /** What the input was made from; an update with the same keeps the selection. */
+  private inputKey = "";
+  private readonly pieceEls = new Map<string, SVGElement>();
+  private readonly hitEls = new Map<string, SVGCircleElement>();
+  private press: Press | null = null;
+  /** The move token of a ring dropped by dragging, whose ring already stands on its destination. */
+  private dropped: string | null = null;
+
+  constructor(container: HTMLElement, options: BoardOptions) {
+    this.onAction = options.onAction;
+    this.labels = options.labels ?? true;
+    const margin = (this.labels ? 0.9 : 0.6) * S;
+    const xs = POINTS.map((p) => pointXY(p, S).x);
+    const ys = POINTS.map((p) => pointXY(p, S).y);
+    const [minX, maxX, minY, maxY] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
+    // The box is symmetric about the centre, so flipping the board keeps it.
+    this.svg = svgEl("svg", {
+      class: "yinsh-board",
+      viewBox: [minX - margin, minY - margin, maxX - minX + 2 * margin, maxY - minY + 2 * margin].map((v) => v.toFixed(1)).join(" "),
+      "data-interactive": "false",
+    });
+    const layer = (name: string) => this.svg.appendChild(svgEl("g", { class: name }));
+    this.layers = {
+      lattice: layer("lattice"),
+      coords: layer("coords"),
+      pieces: layer("pieces"),
+      fx: layer("fx"),
+      highlights: layer("highlights"),
+      drag: layer("drag"),
+      hits: layer("hits"),
+    };
+    this.svg.addEventListener("pointerdown", this.onPointerDown);
+    this.svg.addEventListener("pointermove", this.onPointerMove);
+    this.svg.addEventListener("pointerup", this.onPointerUp);
+    this.svg.addEventListener("pointercancel", this.onPointerCancel);
+    document.addEventListener("keydown", this.onKeyDown);
+    this.drawFrame();
+    container.appendChild(this.svg);
+  }
+
+  /** Whether `pass` is among the tokens the player may send now. */
+  get canPass(): boolean {
+    return this.input.canPass;
+  }
+
+  /**
+   * Shows a new state. Calling it again with the same state keeps the selection, except
+   * that input locked after an action was sent opens again (call it after the server
+   * refused an action). A changed board is animated from the previous one.
+   */
+  update(state: BoardState): void {
+    const previous = this.state;
+    this.state = state;
+    const interactive = state.myColor !== null && state.myColor === state.toMove && state.legal.length > 0;
+    const key = JSON.stringify([interactive, state.stage, state.toMove, state.legal]);
+    const sent = this.input.state.kind === "sent";
+    const change = previous && diffBoards(previous.board, state.board, state.lastAction);
+    const boardChanged = !change || !isUnchanged(change);
+    if (boardChanged || sent || key !== this.inputKey) this.endPress(false);
+    if (key !== this.inputKey || sent) {
+      this.input = new BoardInput(interactive ? state.legal : []);
+      this.inputKey = key;
+    }
+    if (boardChanged || sent) {
+      this.drawPieces();
+      if (previous && change && boardChanged) this.animate(change, previous.board, state.lastAction ?? null);
+    }
+    this.dropped = null;
+    this.svg.dataset.stage = state.stage;
+    this.svg.dataset.interactive = String(interactive);
+    this.showHighlights(this.input.highlights());
+  }
+
+  /** Shows the board from Black's side (turned 180°; the coordinates stay upright) or from White's. */
+  setFlipped(flipped: boolean): void {
+    if (flipped === this.flipped) return;
+    this.flipped = flipped;
+    this.endPress(false);
+    this.dropped = null; // the dropped ring is drawn back on its start: let it slide
+    this.drawFrame();
+    this.drawPieces();
+    this.showHighlights(this.input.highlights());
+  }
+
+  /** Removes the board and its listeners. */
+  destroy(): void {
+    this.endPress(false);
+    document.removeEventListener("keydown", this.onKeyDown);
+    this.svg.remove();
+  }
+
+  // ---- Drawing ----
+
+  /** Turns coordinates of `pointXY` by 180° about the centre when the board is flipped (and back: it is its own inverse). */
+  private flip(p: { x: number; y: number }): { x: number; y: number } {
+    if (!this.flipped) return p;
+    const c = pointXY(CENTRE, S);
+    return { x: 2 * c.x - p.x, y: 2 * c.y - p.y };
+  }
+
+  /** Where a point is drawn. */
+  private at(point: string): { x: number; y: number } {
+    return this.flip(pointXY(point, S));
+  }
+
+  /** The lattice, the coordinates and the hit areas, which change only with the flip. */
+  private drawFrame(): void {
+    this.svg.dataset.flipped = String(this.flipped);
+    const { lattice, coords, hits } = this.layers;
+    lattice.replaceChildren(
+      ...LINES.map((line) => {
+        const a = this.at(line.points[0]);
+        const b = this.at(line.points[line.points.length - 1]);
+        return svgEl("line", { x1: a.x.toFixed(1), y1: a.y.toFixed(1), x2: b.x.toFixed(1), y2: b.y.toFixed(1) });
+      }),
+    );
+    coords.replaceChildren();
+    if (this.labels) {
+      // Letters below each column and numbers left of each row as seen, next to the end
+      // drawn lowest or leftmost: from Black's side that is the column's top, the row's
+      // right end. Turned by 180°, columns stay vertical and rows still run down to the
+      // right, so the offsets on the screen are the same.
+      const label = (text: string, point: string, dx: number, dy: number) => {
+        const p = this.at(point);
+        const el = svgEl("text", { x: (p.x + dx).toFixed(1), y: (p.y + dy).toFixed(1) });
+        el.textContent = text;
+        coords.appendChild(el);
+      };
+      for (const column of COLUMNS) {
+        const points = POINTS.filter((p) => p[0] === column);
+        label(column, this.flipped ? points[points.length - 1] : points[0], 0, LABEL_GAP);
+      }
+      for (let row = 1; row <= 11; row++) {
+        const points = POINTS.filter((p) => parsePoint(p)?.r === row);
+        // Step back along the row by LABEL_GAP.
+        label(String(row), this.flipped ? points[points.length - 1] : points[0], -LABEL_GAP * Math.sqrt(3) / 2, -LABEL_GAP / 2);
+      }
+    }
+    this.hitEls.clear();
+    hits.replaceChildren(
+      ...POINTS.map((point) => {
+        const { x, y } = this.at(point);
+        const el = svgEl("circle", { class: "hit", "data-point": point, cx: x.toFixed(1), cy: y.toFixed(1), r: HIT_R });
+        this.hitEls.set(point, el);
+        return el;
+      }),
+    );
+  }
+
+  /** An element for a piece on a point, with the data attributes browser tests look for when `tagged`. */
+  private pieceElement(point: string, piece: Piece, tagged: boolean): SVGElement {
+    const { x, y } = this.at(point);
+    const centre = { cx: x.toFixed(1), cy: y.toFixed(1) };
+    let el: SVGElement;
+    if (piece.kind === "marker") {
+      el = svgEl("circle", { class: `marker ${piece.color}`, ...centre, r: MARKER_R, "stroke-width": MARKER_EDGE });
+    } else {
+      el = svgEl("g", { class: `ring ${piece.color}` });
+      el.append(
+        svgEl("circle", { class: "ring-edge", ...centre, r: RING_R, "stroke-width": RING_EDGE }),
+        svgEl("circle", { class: "ring-band", ...centre, r: RING_R, "stroke-width": RING_BAND }),
+      );
+    }
+    if (tagged) {
+      el.dataset.piece = piece.kind;
+      el.dataset.color = piece.color;
+      el.dataset.at = point;
+    }
+    return el;
+  }
+
+  private drawPieces(): void {
+    this.pieceEls.clear();
+    this.layers.fx.replaceChildren();
+    this.layers.drag.replaceChildren();
+    const pieces = this.state ? piecesOf(this.state.board) : new Map<string, Piece>();
+    // Rings above markers: a sliding ring passes over them.
+    const sorted = [...pieces].sort(([, a], [, b]) => (a.kind === b.kind ? 0 : a.kind === "marker" ? -1 : 1));
+    this.layers.pieces.replaceChildren(
+      ...sorted.map(([point, piece]) => {
+        const el = this.pieceElement(point, piece, true);
+        this.pieceEls.set(point, el);
+        return el;
+      }),
+    );
+  }
+
+  private showHighlights(h: Highlights): void {
+    const pieces = this.state ? piecesOf(this.state.board) : new Map<string, Piece>();
+    const shapes: SVGElement[] = [];
+    for (const role of ROLES) {
+      for (const point of h[role]) {
+        const { x, y } = this.at(point);
+        const kind = pieces.get(point)?.kind;
+        // Destinations and placements are dashed circles; selection a thick outline; candidates a thin one.
+        const r = kind === "ring" ? 0.47 * S : kind === "marker" ? (role === "target" ? 0.4 : 0.33) * S : 0.28 * S;
+        const width = role === "selected" ? 0.08 * S : role === "target" ? 0.055 * S : 0.035 * S;
+        const el = svgEl("circle", { class: `highlight ${role}`, "data-at": point, cx: x.toFixed(1), cy: y.toFixed(1), r, "stroke-width": width });
+        if (role === "target") el.setAttribute("stroke-dasharray", `${0.1 * S} ${0.07 * S}`);
+        shapes.push(el);
+      }
+    }
+    if (this.state) {
+      for (const point of h.ghostMarker) {
+        const ghost = this.pieceElement(point, { kind: "marker", color: this.state.toMove }, false);
+        ghost.classList.add("ghost-marker");
+        ghost.dataset.at = point;
+        shapes.push(ghost);
+      }
+    }
+    this.layers.highlights.replaceChildren(...shapes);
+    for (const [point, el] of this.hitEls) {
+      for (const role of ROLES) el.classList.toggle(role, h[role].has(point));
+    }
+  }
+
+  // ---- Animation ----
+
+  /** Animates the change from the board `before` to the one on show; never holds input back. */
+  private animate(change: BoardChange, before: Board, lastAction: string | null): void {
+    if (prefersReducedMotion()) return;
+    const old = piecesOf(before);
+    const timing = { duration: ANIMATION_MS, easing: "ease-out" };
+    // A ring dropped by dragging already stands where it went.
+    if (change.slide && lastAction !== this.dropped) {
+      const from = this.at(change.slide.from);
+      const to = this.at(change.slide.to);
+      this.pieceEls.get(change.slide.to)?.animate(
+        [{ transform: `translate(${from.x - to.x}px, ${from.y - to.y}px)` }, { transform: "translate(0px, 0px)" }],
+        timing,
+      );
+    }
+    // A marker turns over: the old face shrinks to a line, then the new face grows.
+    const half = { duration: ANIMATION_MS / 2 };
+    for (const point of change.flipped) {
+      const piece = old.get(point);
+      if (!piece) continue;
+      const face = this.layers.fx.appendChild(this.pieceElement(point, piece, false));
+      face.animate([{ transform: "scaleX(1)" }, { transform: "scaleX(0)" }], { ...half, easing: "ease-in", fill: "forwards" }).onfinish = () => face.remove();
+      this.pieceEls.get(point)?.animate([{ transform: "scaleX(0)" }, { transform: "scaleX(1)" }], { ...half, delay: half.duration, easing: "ease-out", fill: "backwards" });
+    }
+    for (const [point, piece] of change.removed) {
+      const ghost = this.layers.fx.appendChild(this.pieceElement(point, piece, false));
+      ghost.animate([{ opacity: 1 }, { opacity: 0 }], { ...timing, fill: "forwards" }).onfinish = () => ghost.remove();
+    }
+    for (const point of change.added) {
+      this.pieceEls.get(point)?.animate([{ opacity: 0 }, { opacity: 1 }], timing);
+    }
+  }
+
+  // ---- Input ----
+
+  /** Applies the result of an input: sends its token, shows its highlights. */
+  private apply(step: Step): void {
+    this.showHighlights(step.highlights);
+    if (step.token !== null) this.onAction(step.token);
+  }
+
+  /** The point whose hit area an event's target is, if any. */
+  private static pointOf(e: Event): string | null {
+    return e.target instanceof Element ? (e.target.closest("[data-point]")?.getAttribute("data-point") ?? null) : null;
+  }
+
+  /** The pointer's position in the board's user units, as drawn (the flip applied). */
+  private pointerXY(e: PointerEvent): { x: number; y: number } | null {
+    const ctm = this.svg.getScreenCTM();
+    if (!ctm) return null;
+    const p = new DOMPoint(e.clientX, e.clientY).matrixTransform(ctm.inverse());
+    return { x: p.x, y: p.y };
+  }
+
+  private readonly onPointerDown = (e: PointerEvent): void => {
+    if (this.press?.dragged || !e.isPrimary || e.button !== 0 || this.svg.dataset.interactive !== "true") return;
+    const point = BoardView.pointOf(e);
+    if (!point) return;
+    // A press whose release went unseen (it ended outside the board) is forgotten.
+    this.endPress(false);
+    const movable = this.input.isMovable(point);
+    const state = this.input.state;
+    const wasSelected = state.kind === "selected" && state.from === point;
+    this.press = { pointerId: e.pointerId, point, clientX: e.clientX, clientY: e.clientY, movable, wasSelected, dragged: null };
+    if (movable) {
+      // Pressing a ring picks it up at once; it follows the pointer once it is dragged.
+      e.preventDefault();
+      this.svg.setPointerCapture(e.pointerId);
+      if (!wasSelected) this.apply(this.input.select(point));
+    }
+  };
+
+  private readonly onPointerMove = (e: PointerEvent): void => {
+    const press = this.press;
+    if (!press || e.pointerId !== press.pointerId || !press.movable) return;
+    if (!press.dragged) {
+      if (Math.hypot(e.clientX - press.clientX, e.clientY - press.clientY) < DRAG_THRESHOLD_PX) return;
+      const ring = this.pieceEls.get(press.point);
+      if (!ring) return;
+      for (const animation of ring.getAnimations()) animation.finish();
+      press.dragged = ring;
+      ring.classList.add("dragging");
+      this.layers.drag.appendChild(ring);
+    }
+    const p = this.pointerXY(e);
+    if (!p) return;
+    const origin = this.at(press.point);
+    press.dragged.setAttribute("transform", `translate(${(p.x - origin.x).toFixed(1)} ${(p.y - origin.y).toFixed(1)})`);
+  };
+
+  private readonly onPointerUp = (e: PointerEvent): void => {
+    const press = this.press;
+    if (!press || e.pointerId !== press.pointerId) return;
+    if (press.dragged) {
+      const p = this.pointerXY(e);
+      const origin = this.at(press.point);
+      const unflipped = p && this.flip(p);
+      const drop = unflipped && nearestPoint(unflipped.x, unflipped.y, S, HIT_R);
+      const step = drop ? this.input.chooseDestination(drop) : null;
+      if (drop && step?.token) {
+        // The ring stays on its destination until the server's answer redraws the board.
+        const to = this.at(drop);
+        press.dragged.setAttribute("transform", `translate(${(to.x - origin.x).toFixed(1)} ${(to.y - origin.y).toFixed(1)})`);
+        this.press = null;
+        this.dropped = step.token;
+        this.apply(step);
+        return;
+      }
+      this.endPress(false);
+      return;
+    }
+    this.press = null;
+    if (press.movable) {
+      // A click on a ring: the press selected it; a click on the selected ring deselects it.
+      if (press.wasSelected) this.apply(this.input.click(press.point));
+    } else if (BoardView.pointOf(e) === press.point) {
+      this.apply(this.input.click(press.point));
+    }
+  };
+
+  private readonly onPointerCancel = (e: PointerEvent): void => {
+    if (this.press?.pointerId === e.pointerId) this.endPress(false);
+  };
+
+  private readonly onKeyDown = (e: KeyboardEvent): void => {
+    if (e.key !== "Escape") return;
+    const kind = this.input.state.kind;
+    if (kind !== "selected" && kind !== "rowEnd") return;
+    this.endPress(true);
+  };
+
+  /**
+   * Ends a press; a dragged ring goes back where it stood. With `cancel` the selection
+   * is dropped too (Escape); otherwise it stays.
+   */
+  private endPress(cancel: boolean): void {
+    const press = this.press;
+    this.press = null;
+    if (press?.dragged) {
+      press.dragged.removeAttribute("transform");
+      press.dragged.classList.remove("dragging");
+      this.layers.pieces.appendChild(press.dragged);
+    }
+    if (press && this.svg.hasPointerCapture(press.pointerId)) this.svg.releasePointerCapture(press.pointerId);
+    if (cancel) this.apply(this.input.cancel());
+  }
+}

@@ -1,0 +1,228 @@
+// The WebSocket connection to the server: requests with ids and their answers,
+// automatic reconnection, and resuming every open table from the last event seen.
+
+import { t } from "./i18n";
+import type {
+  PlayerView,
+  Request,
+  ServerMessage,
+  TableView,
+} from "./protocol";
+
+export type ConnectionState = "connecting" | "open" | "offline";
+
+/** A request the server refused: its error code and the reason in our language. */
+export class Refused extends Error {
+  constructor(
+    readonly code: string,
+    readonly text: string,
+  ) {
+    super(text);
+  }
+}
+
+/** What a successful request answers: the reply's key, text and table (if any). */
+export interface Answer {
+  key: string;
+  text: string;
+  table?: string;
+}
+
+/** Receives the messages of one table: its snapshot, then its events. */
+export type TableListener = (msg: ServerMessage) => void;
+
+interface Pending {
+  resolve: (answer: Answer) => void;
+  reject: (err: Refused) => void;
+}
+
+interface OpenTable {
+  listener: TableListener;
+  epoch?: number;
+  version?: number;
+}
+
+/** The refusal of a request made while the connection is down. */
+function offline(): Refused {
+  return new Refused("offline", t("conn.offline"));
+}
+
+/** Reconnection delays, growing to a few seconds. */
+const BACKOFF = [250, 500, 1000, 2000, 4000];
+
+export class Connection {
+  private ws: WebSocket | null = null;
+  private nextId = 1;
+  private pending = new Map<number, Pending>();
+  private tables = new Map<string, OpenTable>();
+  private lobbyListener: ((msg: ServerMessage) => void) | null = null;
+  private stateListeners = new Set<(state: ConnectionState) => void>();
+  private playerListeners = new Set<(player: PlayerView) => void>();
+  private attempts = 0;
+  private lang: string;
+  state: ConnectionState = "connecting";
+  player: PlayerView | null = null;
+
+  constructor(lang: string) {
+    this.lang = lang;
+    this.connect();
+  }
+
+  private url(): string {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    return `${scheme}://${location.host}/ws?lang=${encodeURIComponent(this.lang)}`;
+  }
+
+  private connect(): void {
+    this.setState("connecting");
+    const ws = new WebSocket(this.url());
+    this.ws = ws;
+    ws.onopen = () => {
+      this.attempts = 0;
+      this.setState("open");
+      // Resubscribe: the lobby, and every open table from the last version seen.
+      if (this.lobbyListener) this.send({ type: "lobby" });
+      for (const [table, open] of this.tables) {
+        const since =
+          open.epoch !== undefined && open.version !== undefined
+            ? { epoch: open.epoch, version: open.version }
+            : undefined;
+        this.send({ type: "open", table, since });
+      }
+    };
+    ws.onmessage = (e) => this.receive(JSON.parse(String(e.data)) as ServerMessage);
+    ws.onclose = () => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      for (const p of this.pending.values()) p.reject(offline());
+      this.pending.clear();
+      this.setState("offline");
+      const delay = BACKOFF[Math.min(this.attempts, BACKOFF.length - 1)];
+      this.attempts += 1;
+      setTimeout(() => this.connect(), delay);
+    };
+  }
+
+  private setState(state: ConnectionState): void {
+    this.state = state;
+    for (const l of this.stateListeners) l(state);
+  }
+
+  private receive(msg: ServerMessage): void {
+    switch (msg.type) {
+      case "welcome":
+        this.player = msg.player;
+        for (const l of this.playerListeners) l(msg.player);
+        return;
+      case "lobby":
+      case "lobby_table":
+      case "lobby_removed":
+        this.lobbyListener?.(msg);
+        return;
+      case "snapshot":
+        this.track(msg.table.id, msg.table.epoch, msg.table.version);
+        this.tables.get(msg.table.id)?.listener(msg);
+        return;
+      case "clocks":
+        this.tables.get(msg.table)?.listener(msg);
+        return;
+      case "event": {
+        const open = this.tables.get(msg.table);
+        if (open) {
+          open.version = msg.version;
+          open.listener(msg);
+        }
+        return;
+      }
+      case "reply":
+      case "error":
+      case "pong": {
+        if (msg.id === undefined) {
+          // A refused `open` sent on (re)connecting: the table page shows why.
+          if (msg.type === "error" && msg.table) this.tables.get(msg.table)?.listener(msg);
+          return;
+        }
+        const p = this.pending.get(msg.id);
+        if (!p) return;
+        this.pending.delete(msg.id);
+        if (msg.type === "error") p.reject(new Refused(msg.code, msg.text));
+        else if (msg.type === "reply") p.resolve({ key: msg.key, text: msg.text, table: msg.table });
+        else p.resolve({ key: "pong", text: "" });
+        return;
+      }
+    }
+  }
+
+  private track(table: string, epoch: number, version: number): void {
+    const open = this.tables.get(table);
+    if (open) {
+      open.epoch = epoch;
+      open.version = version;
+    }
+  }
+
+  private send(request: Request, id?: number): boolean {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
+    this.ws.send(JSON.stringify(id === undefined ? request : { id, ...request }));
+    return true;
+  }
+
+  /** Sends `request`; resolves with the reply, rejects with a `Refused`. */
+  request(request: Request): Promise<Answer> {
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      if (!this.send(request, id)) {
+        this.pending.delete(id);
+        reject(offline());
+      }
+    });
+  }
+
+  /** Changes the language of the server's replies (and of later connections). */
+  setLang(lang: string): void {
+    this.lang = lang;
+    this.request({ type: "hello", lang }).catch(() => undefined);
+  }
+
+  /** Watches the lobby until the returned function is called. */
+  watchLobby(listener: (msg: ServerMessage) => void): () => void {
+    this.lobbyListener = listener;
+    this.send({ type: "lobby" });
+    return () => {
+      if (this.lobbyListener === listener) this.lobbyListener = null;
+    };
+  }
+
+  /** Watches a table (snapshot, then events, resumed after reconnects) until the
+   * returned function is called. */
+  watchTable(table: string, listener: TableListener): () => void {
+    this.tables.set(table, { listener });
+    // Not connected yet: opening on connect opens this table too.
+    if (this.state === "open") {
+      this.request({ type: "open", table }).catch((e: Refused) => {
+        if (e.code !== "offline") listener({ type: "error", table, code: e.code, text: e.text });
+      });
+    }
+    return () => {
+      this.tables.delete(table);
+      this.send({ type: "close", table });
+    };
+  }
+
+  /** Calls `listener` with each connection state change. */
+  onState(listener: (state: ConnectionState) => void): () => void {
+    this.stateListeners.add(listener);
+    listener(this.state);
+    return () => this.stateListeners.delete(listener);
+  }
+
+  /** Calls `listener` with who we are, now (if known) and after each (re)connect. */
+  onPlayer(listener: (player: PlayerView) => void): () => void {
+    this.playerListeners.add(listener);
+    if (this.player) listener(this.player);
+    return () => this.playerListeners.delete(listener);
+  }
+}
+
+export type { TableView };

@@ -1,0 +1,75 @@
+// The page shell: header (navigation, language, connection state, who you are) and
+// the router between the lobby, a table, the archive and the replay viewer.
+
+import "./style.css";
+import { Connection } from "./connection";
+import { h, replace } from "./dom";
+import { LANGS, lang, onLangChange, setLang, t, type Lang } from "./i18n";
+import { mountArchive } from "./pages/archive";
+import { mountLobby } from "./pages/lobby";
+import { mountReplay } from "./pages/replay";
+import { mountTable } from "./pages/table";
+
+const conn = new Connection(lang());
+const app = document.getElementById("app")!;
+
+const nav = h("nav", { class: "nav" });
+const status = h("span", { class: "conn", "data-testid": "connection", role: "status" });
+const who = h("span", { class: "who", "data-testid": "me" });
+const langSelect = h("select", {
+  class: "lang",
+  "data-testid": "language",
+  "aria-label": "Language",
+}) as HTMLSelectElement;
+for (const l of LANGS) langSelect.append(h("option", { value: l.code }, l.name));
+langSelect.value = lang();
+langSelect.addEventListener("change", () => setLang(langSelect.value as Lang));
+
+const main = h("main", { id: "page" });
+app.append(h("header", { class: "top" }, h("a", { class: "brand", href: "#/" }, "YINSH"), nav, h("span", { class: "spacer" }), who, status, langSelect), main);
+
+function renderHeader(): void {
+  replace(
+    nav,
+    h("a", { href: "#/" }, t("nav.lobby")),
+    h("a", { href: "#/archive" }, t("nav.archive")),
+  );
+  langSelect.setAttribute("aria-label", t("nav.language"));
+  status.textContent = t(`conn.${conn.state}`);
+  status.dataset.state = conn.state;
+  who.textContent = conn.player ? t("you.are", { name: conn.player.name }) : "";
+}
+
+conn.onState(() => renderHeader());
+conn.onPlayer(() => renderHeader());
+
+let unmount: (() => void) | null = null;
+
+/** Shows the page the address names. */
+function route(): void {
+  unmount?.();
+  unmount = null;
+  main.replaceChildren();
+  const hash = location.hash.replace(/^#/, "") || "/";
+  const [path] = hash.split("?");
+  const parts = path.split("/").filter(Boolean);
+  if (parts[0] === "table" && parts[1]) {
+    unmount = mountTable(main, conn, decodeURIComponent(parts[1]));
+  } else if (parts[0] === "archive") {
+    unmount = mountArchive(main);
+  } else if (parts[0] === "replay" && parts[1]) {
+    unmount = mountReplay(main, decodeURIComponent(parts[1]));
+  } else {
+    unmount = mountLobby(main, conn);
+  }
+}
+
+onLangChange((l) => {
+  langSelect.value = l;
+  conn.setLang(l);
+  renderHeader();
+  route();
+});
+window.addEventListener("hashchange", route);
+renderHeader();
+route();

@@ -1,0 +1,325 @@
+// The archive: finished, logged games searched by player and date, newest first,
+// 25 to a page; each row opens the replay viewer. The search lives in the address
+// (`#/archive?player=…&from=…&to=…&offset=…`) so a search can be shared, survives a
+// reload and the browser's Back button walks through earlier searches.
+
+import "./archive.css";
+import { h, replace } from "../dom";
+import { t } from "../i18n";
+import { en } from "../i18n/en";
+import type { ArchiveEntry, ArchivePage, ResultView, TableOptions } from "../protocol";
+
+/** Games per page. */
+export const PAGE_SIZE = 25;
+
+/** What the archive is searched for. Empty strings mean "any". */
+export interface ArchiveQuery {
+  /** A player's name (either colour). */
+  player: string;
+  /** The first day, `YYYY-MM-DD`. */
+  from: string;
+  /** The last day (inclusive), `YYYY-MM-DD`. */
+  to: string;
+  /** How many of the newest matches to skip (paging). */
+  offset: number;
+}
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** Reads the query from an address hash (`#/archive?player=…`); anything malformed is dropped. */
+export function parseArchiveQuery(hash: string): ArchiveQuery {
+  const at = hash.indexOf("?");
+  const params = new URLSearchParams(at >= 0 ? hash.slice(at + 1) : "");
+  const day = (name: string): string => {
+    const value = (params.get(name) ?? "").trim();
+    return DAY.test(value) ? value : "";
+  };
+  const offset = Number(params.get("offset") ?? "0");
+  return {
+    player: (params.get("player") ?? "").trim(),
+    from: day("from"),
+    to: day("to"),
+    offset: Number.isSafeInteger(offset) && offset > 0 ? offset : 0,
+  };
+}
+
+/** The query's non-empty fields as URL parameters, in a fixed order. */
+function queryParams(q: ArchiveQuery): URLSearchParams {
+  const params = new URLSearchParams();
+  if (q.player.trim()) params.set("player", q.player.trim());
+  if (q.from) params.set("from", q.from);
+  if (q.to) params.set("to", q.to);
+  return params;
+}
+
+/** The address hash of a search: `#/archive` alone when nothing is asked. */
+export function archiveHash(q: ArchiveQuery): string {
+  const params = queryParams(q);
+  if (q.offset > 0) params.set("offset", String(q.offset));
+  const text = params.toString();
+  return text ? `#/archive?${text}` : "#/archive";
+}
+
+/** The server request for one page of a search. */
+export function archiveApiUrl(q: ArchiveQuery, limit: number = PAGE_SIZE): string {
+  const params = queryParams(q);
+  params.set("limit", String(limit));
+  params.set("offset", String(q.offset));
+  return `/api/archive?${params.toString()}`;
+}
+
+/** The offsets of the newer and older pages, `null` where there is none. */
+export function pageOffsets(
+  offset: number,
+  shown: number,
+  total: number,
+  limit: number = PAGE_SIZE,
+): { newer: number | null; older: number | null } {
+  return {
+    newer: offset > 0 ? Math.max(0, offset - limit) : null,
+    older: offset + shown < total && shown > 0 ? offset + limit : null,
+  };
+}
+
+/** The words of a termination (`target reached` → its translation), the raw text if unknown. */
+export function reasonWords(termination: string): string {
+  const key = `reason.${termination}`;
+  return key in en ? t(key as keyof typeof en) : termination;
+}
+
+/** `1-0 · target reached`. */
+export function resultSummary(result: ResultView): string {
+  return `${result.score} · ${reasonWords(result.termination)}`;
+}
+
+/** `White wins (resignation).` with the winner's name, or `Draw (agreement).`. */
+export function resultSentence(result: ResultView, names: { white: string; black: string }): string {
+  const reason = reasonWords(result.termination);
+  return result.winner
+    ? t("result.win", { player: names[result.winner], reason })
+    : t("result.draw", { reason });
+}
+
+/**
+ * The options of an archived game in words: `Blitz · 5 min + 3 s · 50 turns`.
+ * Every archived game was logged, so that option is left out.
+ */
+export function optionsSummary(o: TableOptions): string {
+  const parts = [t(`variant.${o.variant}`)];
+  parts.push(o.time ? t("opt.time", { minutes: o.time.minutes, increment: o.time.increment }) : t("opt.untimed"));
+  if (o.handicap) parts.push(t("opt.handicap", { white: o.handicap.white, black: o.handicap.black }));
+  if (o.turn_limit) parts.push(t("opt.turns", { turns: o.turn_limit }));
+  return parts.join(" · ");
+}
+
+/** A moment in the browser's own locale and time zone. */
+export function formatDate(ms: number): string {
+  return new Date(ms).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+}
+
+/** The message of a failed request: the server's `{"error": …}` text, else the HTTP status. */
+export async function errorText(response: Response): Promise<string> {
+  try {
+    const body: unknown = await response.json();
+    if (body && typeof body === "object" && "error" in body && typeof body.error === "string") {
+      return body.error;
+    }
+  } catch {
+    // Not JSON (a proxy's page, say): the status says enough.
+  }
+  return `HTTP ${response.status}`;
+}
+
+export function mountArchive(root: HTMLElement): () => void {
+  let query = parseArchiveQuery(location.hash);
+  /** Removes every listener this page added, and cancels the request in flight. */
+  const life = new AbortController();
+  let request: AbortController | null = null;
+
+  // ---- The search form ----
+  const playerInput = h("input", {
+    type: "search",
+    name: "player",
+    autocomplete: "off",
+    spellcheck: "false",
+    maxlength: 64,
+    "data-testid": "archive-player",
+  });
+  const fromInput = h("input", { type: "date", name: "from", "data-testid": "archive-from" });
+  const toInput = h("input", { type: "date", name: "to", "data-testid": "archive-to" });
+  playerInput.value = query.player;
+  fromInput.value = query.from;
+  toInput.value = query.to;
+  const searchButton = h("button", { type: "submit", class: "primary", "data-testid": "archive-search" }, t("archive.find"));
+  const form = h(
+    "form",
+    { class: "archive-form", role: "search" },
+    h("label", {}, h("span", {}, t("archive.search")), playerInput),
+    h("label", {}, h("span", {}, t("archive.from")), fromInput),
+    h("label", {}, h("span", {}, t("archive.to")), toInput),
+    searchButton,
+  );
+
+  // ---- Results ----
+  const summary = h("p", { class: "archive-summary", role: "status", "data-testid": "archive-summary" });
+  const results = h("div", { class: "archive-results" });
+  const newerButton = h("button", { type: "button", "data-testid": "archive-newer" }, `‹ ${t("archive.prev")}`);
+  const olderButton = h("button", { type: "button", "data-testid": "archive-older" }, `${t("archive.next")} ›`);
+  const pager = h("nav", { class: "archive-pager" }, newerButton, olderButton);
+  newerButton.disabled = olderButton.disabled = true;
+
+  replace(
+    root,
+    h("section", { class: "archive-page" }, h("h1", {}, t("archive.title")), form, summary, results, pager),
+  );
+
+  const on = <K extends keyof HTMLElementEventMap>(
+    el: HTMLElement,
+    type: K,
+    fn: (ev: HTMLElementEventMap[K]) => void,
+  ): void => el.addEventListener(type, fn, { signal: life.signal });
+
+  // A day range that runs backwards finds nothing: keep the pickers consistent.
+  const syncLimits = (): void => {
+    toInput.min = fromInput.value;
+    fromInput.max = toInput.value;
+  };
+  syncLimits();
+  on(fromInput, "change", syncLimits);
+  on(toInput, "change", syncLimits);
+
+  on(form, "submit", (ev) => {
+    ev.preventDefault();
+    go({ player: playerInput.value.trim(), from: fromInput.value, to: toInput.value, offset: 0 });
+  });
+
+  let offsets: { newer: number | null; older: number | null } = { newer: null, older: null };
+  on(newerButton, "click", () => {
+    if (offsets.newer !== null) go({ ...query, offset: offsets.newer });
+  });
+  on(olderButton, "click", () => {
+    if (offsets.older !== null) go({ ...query, offset: offsets.older });
+  });
+
+  // A click anywhere on a row opens its game, as its link does (the link itself
+  // keeps middle-click and "open in new tab").
+  on(results, "click", (ev) => {
+    const target = ev.target as Element;
+    if (target.closest("a")) return;
+    const row = target.closest<HTMLElement>("tr[data-game-id]");
+    if (row) location.hash = `#/replay/${row.dataset.gameId}`;
+  });
+
+  /**
+   * Shows a new search. The address is updated without a `hashchange` (which would
+   * make the shell mount the page afresh); Back still returns to the earlier search,
+   * and that does fire `hashchange`.
+   */
+  function go(next: ArchiveQuery): void {
+    query = next;
+    const hash = archiveHash(next);
+    if (location.hash !== hash) history.pushState(null, "", hash);
+    void load();
+  }
+
+  async function load(): Promise<void> {
+    request?.abort();
+    const mine = new AbortController();
+    request = mine;
+    summary.textContent = t("archive.loading");
+    results.setAttribute("aria-busy", "true");
+    newerButton.disabled = olderButton.disabled = true;
+    try {
+      const response = await fetch(archiveApiUrl(query), { signal: mine.signal });
+      if (!response.ok) throw new Error(await errorText(response));
+      const page = (await response.json()) as ArchivePage;
+      if (mine.signal.aborted) return;
+      show(page);
+    } catch (err) {
+      if (mine.signal.aborted) return;
+      summary.textContent = t("archive.error", { error: err instanceof Error ? err.message : String(err) });
+      summary.classList.add("error");
+      results.replaceChildren();
+    } finally {
+      if (request === mine) {
+        request = null;
+        results.removeAttribute("aria-busy");
+      }
+    }
+  }
+
+  function show(page: ArchivePage): void {
+    summary.classList.remove("error");
+    const shown = page.games.length;
+    summary.textContent =
+      shown > 0
+        ? `${t("archive.count", { count: page.total })} · ${t("archive.range", {
+            first: query.offset + 1,
+            last: query.offset + shown,
+          })}`
+        : t("archive.count", { count: page.total });
+    offsets = pageOffsets(query.offset, shown, page.total);
+    newerButton.disabled = offsets.newer === null;
+    olderButton.disabled = offsets.older === null;
+    pager.hidden = offsets.newer === null && offsets.older === null;
+
+    if (shown === 0) {
+      replace(results, h("p", { class: "archive-empty", "data-testid": "archive-empty" }, t("archive.empty")));
+      return;
+    }
+    replace(
+      results,
+      h(
+        "table",
+        { class: "archive-table" },
+        h(
+          "thead",
+          {},
+          h(
+            "tr",
+            {},
+            h("th", { scope: "col" }, t("archive.date")),
+            h("th", { scope: "col" }, t("archive.players")),
+            h("th", { scope: "col" }, t("archive.variant")),
+            h("th", { scope: "col" }, t("archive.result")),
+            h("th", { scope: "col", class: "num" }, t("archive.moves")),
+          ),
+        ),
+        h("tbody", {}, page.games.map(row)),
+      ),
+    );
+  }
+
+  /** One game; names are text nodes, never markup. */
+  function row(g: ArchiveEntry): HTMLTableRowElement {
+    const href = `#/replay/${g.id}`;
+    const winner = g.result.winner;
+    return h(
+      "tr",
+      { "data-testid": "archive-row", "data-game-id": g.id },
+      h("td", { "data-label": t("archive.date") }, h("time", { datetime: new Date(g.started_at).toISOString() }, formatDate(g.started_at))),
+      h(
+        "td",
+        { "data-label": t("archive.players"), class: "archive-players" },
+        h(
+          "a",
+          { href },
+          h("span", { class: winner === "white" ? "winner" : null, title: t("color.white") }, g.white),
+          " – ",
+          h("span", { class: winner === "black" ? "winner" : null, title: t("color.black") }, g.black),
+        ),
+      ),
+      h("td", { "data-label": t("archive.variant") }, optionsSummary(g.options)),
+      h("td", { "data-label": t("archive.result") }, resultSummary(g.result)),
+      h("td", { "data-label": t("archive.moves"), class: "num" }, g.actions),
+    );
+  }
+
+  void load();
+
+  return () => {
+    life.abort();
+    request?.abort();
+    request = null;
+  };
+}

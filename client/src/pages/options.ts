@@ -1,0 +1,14 @@
+// Table options in words, for the lobby and the table.
+
+import { t } from "../i18n";
+import type { TableOptions } from "../protocol";
+
+/** `Standard · 10 min + 5 s · archived`, with a handicap and turn limit when set. */
+export function describeOptions(o: TableOptions): string {
+  const parts = [t(`variant.${o.variant}`)];
+  parts.push(o.time ? t("opt.time", { minutes: o.time.minutes, increment: o.time.increment }) : t("opt.untimed"));
+  if (o.handicap) parts.push(t("opt.handicap", { white: o.handicap.white, black: o.handicap.black }));
+  if (o.turn_limit) parts.push(t("opt.turns", { turns: o.turn_limit }));
+  parts.push(o.log ? t("opt.log") : t("opt.nolog"));
+  return parts.join(" · ");
+}

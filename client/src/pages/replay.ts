@@ -1,0 +1,457 @@
+// The replay viewer: one archived game, frame by frame. Frame n is the position
+// after n actions (frame 0 the empty board); the controls, the slider, the keyboard
+// and the move list all move between frames. The frame shown is kept in the address
+// (`#/replay/<id>?ply=n`, replaced in place) so a reload or a shared link returns to it.
+
+import "./archive.css";
+import { BoardView } from "../board/view";
+import { formatClock, h, replace } from "../dom";
+import { t } from "../i18n";
+import type { ArchivedAction, ArchivedGame, Pair, SeatColor, TableOptions } from "../protocol";
+import { errorText, formatDate, optionsSummary, resultSentence } from "./archive";
+
+/** Milliseconds between actions while playing automatically. */
+export const AUTOPLAY_MS = 800;
+
+const COLORS: SeatColor[] = ["white", "black"];
+
+/** `n` kept within 0..total (a whole number; anything unreadable is 0). */
+export function clampPly(n: number, total: number): number {
+  if (!Number.isFinite(n)) return 0;
+  return Math.min(Math.max(0, Math.trunc(n)), Math.max(0, total));
+}
+
+/** The frame an address asks for (`…?ply=12`), `null` when it names none. */
+export function plyFromHash(hash: string): number | null {
+  const at = hash.indexOf("?");
+  if (at < 0) return null;
+  const text = new URLSearchParams(hash.slice(at + 1)).get("ply");
+  if (text === null || !/^\d+$/.test(text)) return null;
+  return Number(text);
+}
+
+/** The address of frame `ply` of game `id` (frame 0 has no `ply`). */
+export function replayHash(id: string, ply: number): string {
+  const base = `#/replay/${encodeURIComponent(id)}`;
+  return ply > 0 ? `${base}?ply=${ply}` : base;
+}
+
+/**
+ * The frame a key leads to from `ply`, or `null` when the key is not one of ours
+ * (ArrowLeft/ArrowRight step, Home/End jump; Space is handled apart, as a toggle).
+ */
+export function plyForKey(key: string, ply: number, total: number): number | null {
+  switch (key) {
+    case "ArrowLeft":
+      return clampPly(ply - 1, total);
+    case "ArrowRight":
+      return clampPly(ply + 1, total);
+    case "Home":
+      return 0;
+    case "End":
+      return total;
+    default:
+      return null;
+  }
+}
+
+/**
+ * The action to animate when going from frame `from` to frame `to`: the one
+ * action played in between when stepping forward by one, otherwise none (a jump
+ * or a step back is drawn at once).
+ */
+export function animatedAction(from: number, to: number, moves: ArchivedAction[]): string | null {
+  return to === from + 1 ? (moves[from]?.action ?? null) : null;
+}
+
+/**
+ * The clocks as they stood at frame `ply`: after its action, the times recorded
+ * with it; at frame 0 the initial time. `null` for an untimed game. An action
+ * recorded without times (should not happen) takes the last times known before it.
+ */
+export function clocksAt(
+  moves: ArchivedAction[],
+  options: Pick<TableOptions, "time">,
+  ply: number,
+): Pair<number> | null {
+  if (!options.time) return null;
+  const initial = options.time.minutes * 60_000;
+  const clocks: Pair<number> = { white: initial, black: initial };
+  for (const color of COLORS) {
+    const key = color === "white" ? "white_ms" : "black_ms";
+    for (let i = Math.min(ply, moves.length) - 1; i >= 0; i--) {
+      const ms = moves[i][key];
+      if (typeof ms === "number") {
+        clocks[color] = ms;
+        break;
+      }
+    }
+  }
+  return clocks;
+}
+
+/** The number of actions that can be shown: frames beyond the moves (or missing) are ignored. */
+export function playableActions(game: Pick<ArchivedGame, "moves" | "frames">): number {
+  return Math.max(0, Math.min(game.moves.length, game.frames.length - 1));
+}
+
+/** The control icons, drawn (the media-control characters are missing from many fonts). */
+const ICONS = {
+  start: "M3 3h2v10H3zM13 3v10L6 8z",
+  back: "M10.5 3 5.5 8l5 5",
+  play: "M4.5 2.5v11L13 8z",
+  pause: "M4 3h3v10H4zM9 3h3v10H9z",
+  forward: "M5.5 3l5 5-5 5",
+  end: "M3 3v10l7-5zM11 3h2v10h-2z",
+} as const;
+
+/** An icon as an inline SVG; the chevrons are stroked, the rest filled. */
+function icon(name: keyof typeof ICONS): SVGSVGElement {
+  const ns = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(ns, "svg");
+  svg.setAttribute("viewBox", "0 0 16 16");
+  svg.setAttribute("aria-hidden", "true");
+  svg.setAttribute("class", "replay-icon");
+  const path = document.createElementNS(ns, "path");
+  path.setAttribute("d", ICONS[name]);
+  if (name === "back" || name === "forward") {
+    path.setAttribute("fill", "none");
+    path.setAttribute("stroke", "currentColor");
+    path.setAttribute("stroke-width", "2");
+    path.setAttribute("stroke-linecap", "round");
+    path.setAttribute("stroke-linejoin", "round");
+  } else {
+    path.setAttribute("fill", "currentColor");
+  }
+  svg.append(path);
+  return svg;
+}
+
+/**
+ * Whether a key press belongs to a field that uses that key itself: text fields
+ * and menus keep every key; the slider moves itself with the arrows and Home/End
+ * (its `input` event follows) and leaves only Space to us.
+ */
+function keyTakenBy(target: EventTarget | null, key: string): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  if (target.isContentEditable) return true;
+  const tag = target.tagName;
+  if (tag === "TEXTAREA" || tag === "SELECT") return true;
+  if (tag === "INPUT") return (target as HTMLInputElement).type === "range" ? key !== " " : true;
+  return false;
+}
+
+export function mountReplay(root: HTMLElement, id: string): () => void {
+  /** Removes every listener this page added, and cancels the request in flight. */
+  const life = new AbortController();
+  let board: BoardView | null = null;
+  let timer: ReturnType<typeof setInterval> | null = null;
+
+  const status = h("p", { class: "replay-status", role: "status" }, t("archive.loading"));
+  const page = h(
+    "section",
+    { class: "replay-page" },
+    h("p", { class: "replay-crumbs" }, h("a", { href: "#/archive" }, `‹ ${t("replay.toArchive")}`)),
+    h("h1", {}, t("replay.title")),
+    status,
+  );
+  replace(root, page);
+
+  void load();
+
+  async function load(): Promise<void> {
+    try {
+      const response = await fetch(`/api/archive/${encodeURIComponent(id)}`, { signal: life.signal });
+      if (response.status === 404) {
+        showError(t("replay.notFound"));
+        return;
+      }
+      if (!response.ok) throw new Error(await errorText(response));
+      const game = (await response.json()) as ArchivedGame;
+      if (life.signal.aborted) return;
+      show(game);
+    } catch (err) {
+      if (life.signal.aborted) return;
+      showError(t("replay.error", { error: err instanceof Error ? err.message : String(err) }));
+    }
+  }
+
+  function showError(text: string): void {
+    status.textContent = text;
+    status.classList.add("error");
+    status.setAttribute("data-testid", "replay-error");
+  }
+
+  function show(game: ArchivedGame): void {
+    const total = playableActions(game);
+    const names = { white: game.white, black: game.black };
+    let ply = clampPly(plyFromHash(location.hash) ?? 0, total);
+    let flipped = false;
+
+    // ---- Header: players, date, options, result, download ----
+    const header = h(
+      "header",
+      { class: "replay-header" },
+      h(
+        "p",
+        { class: "replay-players" },
+        h("span", { class: "swatch white", title: t("color.white") }),
+        h("span", { "data-testid": "replay-white" }, game.white),
+        " – ",
+        h("span", { class: "swatch black", title: t("color.black") }),
+        h("span", { "data-testid": "replay-black" }, game.black),
+      ),
+      h(
+        "p",
+        { class: "replay-meta" },
+        t("replay.game", { id: game.id }),
+        " · ",
+        h("time", { datetime: new Date(game.started_at).toISOString() }, formatDate(game.started_at)),
+        " · ",
+        optionsSummary(game.options),
+      ),
+      h("p", { class: "replay-result", "data-testid": "replay-result" }, resultSentence(game.result, names)),
+      h(
+        "p",
+        { class: "replay-links" },
+        h(
+          "a",
+          {
+            href: `/api/archive/${encodeURIComponent(String(game.id))}/record`,
+            download: `yinsh-${game.id}.txt`,
+            "data-testid": "replay-download",
+          },
+          t("replay.download"),
+        ),
+      ),
+    );
+
+    // ---- Board and controls ----
+    const boardBox = h("div", { class: "replay-board", "data-testid": "replay-board" });
+
+    // Icon buttons, named by `aria-label` (and `title` for a mouse).
+    const button = (testid: string, name: keyof typeof ICONS, label: string): HTMLButtonElement =>
+      h("button", { type: "button", "data-testid": testid, title: label, "aria-label": label }, icon(name));
+    const startButton = button("replay-start", "start", t("replay.start"));
+    const backButton = button("replay-back", "back", t("replay.back"));
+    const playButton = button("replay-play", "play", t("replay.play"));
+    const forwardButton = button("replay-forward", "forward", t("replay.forward"));
+    const endButton = button("replay-end", "end", t("replay.end"));
+    const flipButton = h("button", { type: "button", class: "replay-flip" }, t("table.flip"));
+    const slider = h("input", {
+      type: "range",
+      min: 0,
+      max: total,
+      step: 1,
+      "aria-label": t("replay.slider"),
+      "data-testid": "replay-slider",
+    });
+    const position = h("p", { class: "replay-position", "data-testid": "replay-position", "aria-live": "polite" });
+    const controls = h(
+      "div",
+      { class: "replay-controls" },
+      h("div", { class: "replay-buttons" }, startButton, backButton, playButton, forwardButton, endButton),
+      slider,
+      h("div", { class: "replay-under" }, position, flipButton),
+    );
+
+    // ---- Side: clocks, who acts, pool and removed rings, moves ----
+    const clockBoxes: Pair<HTMLElement> = {
+      white: h("span", { class: "replay-clock", "data-testid": "replay-clock-white" }),
+      black: h("span", { class: "replay-clock", "data-testid": "replay-clock-black" }),
+    };
+    const clocks = game.options.time
+      ? h(
+          "div",
+          { class: "replay-clocks" },
+          COLORS.map((c) =>
+            h("div", { class: `replay-clock-row ${c}`, "data-color": c }, h("span", { class: `swatch ${c}` }), h("span", {}, names[c]), clockBoxes[c]),
+          ),
+        )
+      : null;
+    const turnLine = h("p", { class: "replay-turn", "data-testid": "replay-turn" });
+    const poolLine = h("p", { class: "replay-pool", "data-testid": "replay-pool" });
+    const removedLine = h("p", { class: "replay-removed", "data-testid": "replay-removed" });
+    const moveList = h("ol", { class: "replay-moves", "data-testid": "replay-moves" });
+    moveList.append(
+      ...game.moves.slice(0, total).map((m, i) =>
+        h(
+          "li",
+          { "data-ply": i + 1, class: `mover-${game.frames[i].to_move}` },
+          h("button", { type: "button", tabindex: -1 }, h("span", { class: "n" }, `${i + 1}.`), " ", m.action),
+        ),
+      ),
+    );
+
+    replace(
+      page,
+      h("p", { class: "replay-crumbs" }, h("a", { href: "#/archive" }, `‹ ${t("replay.toArchive")}`)),
+      h("h1", {}, t("replay.title")),
+      header,
+      h(
+        "div",
+        { class: "replay-layout" },
+        h("div", { class: "replay-main" }, boardBox, controls),
+        h(
+          "aside",
+          { class: "replay-side" },
+          clocks,
+          turnLine,
+          poolLine,
+          removedLine,
+          h("h2", {}, t("table.moves")),
+          moveList,
+        ),
+      ),
+    );
+
+    // Display only: no legal actions are ever given, so `onAction` is never called.
+    // Made once the box is in the page, so that it can measure it.
+    board = new BoardView(boardBox, { onAction: () => {} });
+
+    // ---- Showing a frame ----
+    let current: HTMLElement | null = null;
+
+    /** Draws frame `next`; animates only a single step forward. */
+    function goTo(next: number): void {
+      next = clampPly(next, total);
+      const lastAction = animatedAction(ply, next, game.moves);
+      ply = next;
+      render(lastAction);
+    }
+
+    function render(lastAction: string | null): void {
+      const frame = game.frames[ply];
+      board?.update({
+        board: frame.board,
+        toMove: frame.to_move,
+        stage: frame.stage,
+        legal: [],
+        myColor: null,
+        lastAction,
+      });
+
+      position.textContent = t("replay.position", { n: ply, total });
+      slider.value = String(ply);
+      startButton.disabled = backButton.disabled = ply === 0;
+      forwardButton.disabled = endButton.disabled = ply === total;
+
+      const times = clocksAt(game.moves, game.options, ply);
+      for (const c of COLORS) {
+        if (times) clockBoxes[c].textContent = formatClock(times[c]);
+        clockBoxes[c].parentElement?.classList.toggle("active", frame.stage !== "over" && frame.to_move === c);
+      }
+
+      turnLine.textContent =
+        frame.stage === "over" ? resultSentence(game.result, names) : t(`turn.other.${frame.stage}`, { player: names[frame.to_move] });
+      poolLine.textContent = t("table.pool", { count: frame.pool });
+      removedLine.textContent = `${t("table.removed")}: ${t("color.white")} ${frame.removed.white} · ${t("color.black")} ${frame.removed.black}`;
+
+      current?.classList.remove("current");
+      current?.removeAttribute("aria-current");
+      current = ply > 0 ? moveList.querySelector<HTMLElement>(`li[data-ply="${ply}"]`) : null;
+      if (current) {
+        current.classList.add("current");
+        current.setAttribute("aria-current", "step");
+        scrollWithin(moveList, current);
+      } else {
+        moveList.scrollTop = 0;
+      }
+
+      // Keep the frame in the address without a `hashchange` (which would remount the page).
+      const hash = replayHash(id, ply);
+      if (location.hash !== hash) history.replaceState(history.state, "", hash);
+    }
+
+    // ---- Autoplay ----
+    function setPlaying(on: boolean): void {
+      if (timer !== null) clearInterval(timer);
+      timer = null;
+      if (on) {
+        if (ply >= total) goTo(0); // Playing from the end starts over.
+        timer = setInterval(() => {
+          goTo(ply + 1);
+          if (ply >= total) setPlaying(false);
+        }, AUTOPLAY_MS);
+      }
+      const label = on ? t("replay.pause") : t("replay.play");
+      playButton.replaceChildren(icon(on ? "pause" : "play"));
+      playButton.title = label;
+      playButton.setAttribute("aria-label", label);
+      playButton.setAttribute("aria-pressed", String(on));
+      playButton.disabled = total === 0;
+    }
+
+    /** A move made by hand stops the autoplay. */
+    const manual = (next: number): void => {
+      setPlaying(false);
+      goTo(next);
+    };
+
+    const on = <K extends keyof HTMLElementEventMap>(
+      el: HTMLElement,
+      type: K,
+      fn: (ev: HTMLElementEventMap[K]) => void,
+    ): void => el.addEventListener(type, fn, { signal: life.signal });
+
+    on(startButton, "click", () => manual(0));
+    on(backButton, "click", () => manual(ply - 1));
+    on(forwardButton, "click", () => manual(ply + 1));
+    on(endButton, "click", () => manual(total));
+    on(playButton, "click", () => setPlaying(timer === null));
+    on(slider, "input", () => manual(Number(slider.value)));
+    on(flipButton, "click", () => board?.setFlipped((flipped = !flipped)));
+    on(moveList, "click", (ev) => {
+      const item = (ev.target as Element).closest<HTMLElement>("li[data-ply]");
+      if (item) manual(Number(item.dataset.ply));
+    });
+    document.addEventListener(
+      "keydown",
+      (ev) => {
+        if (ev.altKey || ev.ctrlKey || ev.metaKey || keyTakenBy(ev.target, ev.key)) return;
+        if (ev.key === " ") {
+          ev.preventDefault(); // No page scroll.
+          if (!ev.repeat && total > 0) setPlaying(timer === null);
+          return;
+        }
+        const next = plyForKey(ev.key, ply, total);
+        if (next === null) return;
+        ev.preventDefault();
+        manual(next);
+      },
+      { signal: life.signal },
+    );
+    // Space would also "click" a focused button when released (the last one clicked
+    // keeps the focus): here it only toggles the autoplay.
+    document.addEventListener(
+      "keyup",
+      (ev) => {
+        if (ev.key === " " && ev.target instanceof HTMLButtonElement && page.contains(ev.target)) ev.preventDefault();
+      },
+      { signal: life.signal },
+    );
+
+    setPlaying(false);
+    render(null);
+  }
+
+  return () => {
+    life.abort();
+    if (timer !== null) clearInterval(timer);
+    timer = null;
+    board?.destroy();
+    board = null;
+  };
+}
+
+/**
+ * Scrolls `list` (and only the list — never the page, which on a phone would carry
+ * the board out of sight) so that `item` is visible. The list is the items'
+ * offset parent (it is positioned in the CSS).
+ */
+function scrollWithin(list: HTMLElement, item: HTMLElement): void {
+  const top = item.offsetTop;
+  const bottom = top + item.offsetHeight;
+  if (top < list.scrollTop) list.scrollTop = top;
+  else if (bottom > list.scrollTop + list.clientHeight) list.scrollTop = bottom - list.clientHeight;
+}
