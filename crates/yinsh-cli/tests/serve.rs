@@ -183,3 +183,67 @@ async fn a_killed_server_restarts_with_every_accepted_action_and_fair_clocks() {
     server.kill().unwrap();
     server.wait().unwrap();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_killed_under_load_keeps_every_acknowledged_action() {
+    use yinsh_server::loadtest::{LoadConfig, run};
+
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("yinsh.db");
+    let (mut server, addr) = serve(&db);
+    let config = LoadConfig {
+        addr: addr.clone(),
+        games: 16,
+        think: Duration::from_millis(10),
+        duration: Duration::from_secs(4),
+        log: true,
+        ..LoadConfig::default()
+    };
+    let load = tokio::spawn(run(config, |_| {}));
+    // Killed in the middle of it all.
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+    server.kill().unwrap();
+    server.wait().unwrap();
+    let report = load.await.unwrap().expect("the load generator finishes");
+    assert!(
+        report.actions > 100,
+        "only {} actions before the kill",
+        report.actions
+    );
+    assert!(report.errors > 0, "the kill cut connections");
+
+    let (mut server, addr) = serve(&db);
+    let store = yinsh_server::store::open(&format!("sqlite://{}?mode=rwc", db.display()))
+        .await
+        .unwrap();
+    for (game, acknowledged) in &report.acknowledged {
+        let stored = store
+            .game(*game)
+            .await
+            .unwrap()
+            .expect("the game is stored");
+        let stored: Vec<&str> = stored.actions.iter().map(|a| a.token.as_str()).collect();
+        // Every acknowledged action is there; at most the one in flight at the kill
+        // was stored without its acknowledgement arriving.
+        assert!(
+            stored.len() >= acknowledged.len() && stored.len() <= acknowledged.len() + 1,
+            "game {game}: {} stored, {} acknowledged",
+            stored.len(),
+            acknowledged.len()
+        );
+        assert_eq!(&stored[..acknowledged.len()], acknowledged.as_slice());
+    }
+    // The unfinished games came back at their tables, ready to go on.
+    let unfinished = store.unfinished_games().await.unwrap();
+    assert!(!unfinished.is_empty());
+    let mut watcher = Player::connect(&addr, None).await;
+    let game = &unfinished[0];
+    watcher
+        .call(1, json!({"type": "open", "table": game.game.table_id}))
+        .await;
+    let view = watcher.last.clone().expect("the table shows its game");
+    let tokens: Vec<Value> = game.actions.iter().map(|a| json!(a.token)).collect();
+    assert_eq!(view["moves"], Value::Array(tokens));
+    server.kill().unwrap();
+    server.wait().unwrap();
+}

@@ -3,7 +3,7 @@
 
 use axum::extract::ws::WebSocketUpgrade;
 use axum::extract::{DefaultBodyLimit, Path, Query, State};
-use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE, HOST, ORIGIN};
+use axum::http::header::{CACHE_CONTROL, CONTENT_DISPOSITION, CONTENT_TYPE, HOST, ORIGIN};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
@@ -36,19 +36,48 @@ pub fn router(ctx: Ctx, config: Config) -> Router {
         .route("/api/health", get(health))
         .route("/api/tables", get(tables))
         .route("/api/session", post(new_session))
+        .route("/api/session/rotate", post(rotate_session))
         .route("/api/archive", get(archive))
         .route("/api/archive/{id}", get(archived_game))
         .route("/api/archive/{id}/record", get(record))
         .route("/ws", get(upgrade))
         .layer(DefaultBodyLimit::max(4096))
         .with_state(app);
-    match static_dir {
+    let app = match static_dir {
         Some(dir) if dir.is_dir() => {
             let index = dir.join("index.html");
-            api.fallback_service(ServeDir::new(dir).fallback(ServeFile::new(index)))
+            // Folders are not served (the client is one page: unknown paths get its
+            // index.html). ServeDir would otherwise redirect `/folder` to `/folder/`,
+            // and `//folder` to `//folder/`, which browsers read as another site.
+            let files = ServeDir::new(dir)
+                .append_index_html_on_directories(false)
+                .fallback(ServeFile::new(index));
+            api.fallback_service(files)
         }
         _ => api.fallback(no_client),
-    }
+    };
+    app.layer(axum::middleware::map_response(security_headers))
+}
+
+/// The script sources the pages may use: the client's own files only (no inline
+/// scripts, no plugins, no other base URL), and no framing by other sites.
+const CONTENT_SECURITY_POLICY: &str = "script-src 'self'; object-src 'none'; base-uri 'none'; \
+     frame-ancestors 'none'; form-action 'self'";
+
+/// Headers on every answer: other sites may not frame the pages (a hidden click on
+/// "resign"), browsers may not guess another content type than the one sent, the pages
+/// run no script but the client's, and addresses are not sent to other sites.
+async fn security_headers(mut response: Response) -> Response {
+    use axum::http::HeaderValue;
+    use axum::http::header::{
+        CONTENT_SECURITY_POLICY as CSP, REFERRER_POLICY, X_CONTENT_TYPE_OPTIONS, X_FRAME_OPTIONS,
+    };
+    let headers = response.headers_mut();
+    headers.insert(X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    headers.insert(X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    headers.insert(REFERRER_POLICY, HeaderValue::from_static("same-origin"));
+    headers.insert(CSP, HeaderValue::from_static(CONTENT_SECURITY_POLICY));
+    response
 }
 
 async fn no_client() -> impl IntoResponse {
@@ -79,8 +108,14 @@ impl ApiError {
         ApiError::new(StatusCode::NOT_FOUND, "no such game in the archive")
     }
 
+    /// The database failed: logged here; the client learns only that (the driver's
+    /// message can describe the schema and the database server).
     fn store(e: &crate::store::StoreError) -> ApiError {
-        ApiError::new(StatusCode::SERVICE_UNAVAILABLE, e.to_string())
+        tracing::error!("{e}");
+        ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "the database is not available; try again in a moment",
+        )
     }
 }
 
@@ -138,9 +173,51 @@ async fn new_session(State(app): State<App>, headers: HeaderMap) -> Response {
             .into_response();
             if let Some(token) = token {
                 session::set_cookie(response.headers_mut(), &token);
+                no_store(&mut response);
             }
             response
         }
+        Err(e) => ApiError::store(&e).into_response(),
+    }
+}
+
+/// Marks a response that hands out a session as not to be kept by any cache.
+fn no_store(response: &mut Response) {
+    response.headers_mut().insert(
+        CACHE_CONTROL,
+        axum::http::HeaderValue::from_static("no-store"),
+    );
+}
+
+/// `POST /api/session/rotate`: a new token for the session's player (a new cookie);
+/// the old token stops identifying anyone. Refused with 401 without a valid session
+/// (a rotated token is no longer one), and with 403 from a page of another site.
+async fn rotate_session(State(app): State<App>, headers: HeaderMap) -> Response {
+    if !same_origin(&headers) {
+        return ApiError::new(
+            StatusCode::FORBIDDEN,
+            "requests from other sites are refused",
+        )
+        .into_response();
+    }
+    let unknown = || ApiError::new(StatusCode::UNAUTHORIZED, "no session to rotate");
+    let Some(token) = session::token_of(&headers) else {
+        return unknown().into_response();
+    };
+    match session::rotate(app.ctx.store.as_ref(), &token).await {
+        Ok(Some((player, token))) => {
+            let mut response = Json(PlayerView {
+                id: Some(player.id),
+                name: player.name,
+                bot: None,
+                online: true,
+            })
+            .into_response();
+            session::set_cookie(response.headers_mut(), &token);
+            no_store(&mut response);
+            response
+        }
+        Ok(None) => unknown().into_response(),
         Err(e) => ApiError::store(&e).into_response(),
     }
 }
@@ -219,13 +296,14 @@ struct ArchiveParams {
     offset: Option<u32>,
 }
 
-/// Milliseconds since 1970 at the start of a `YYYY-MM-DD` day (UTC).
+/// Milliseconds since 1970 at the start of a `YYYY-MM-DD` day (UTC), for the years
+/// 1–9999 (others could overflow the arithmetic).
 fn day_start(text: &str) -> Option<i64> {
     let mut parts = text.trim().splitn(3, '-');
     let y: i64 = parts.next()?.parse().ok()?;
     let m: i64 = parts.next()?.parse().ok()?;
     let d: i64 = parts.next()?.parse().ok()?;
-    if !(1..=12).contains(&m) || !(1..=31).contains(&d) {
+    if !(1..=9999).contains(&y) || !(1..=12).contains(&m) || !(1..=31).contains(&d) {
         return None;
     }
     let y = if m <= 2 { y - 1 } else { y };
@@ -399,6 +477,10 @@ mod tests {
         assert_eq!(day_start("2026-11-29"), Some(20_786 * 86_400_000));
         assert_eq!(day_start("2026-13-01"), None);
         assert_eq!(day_start("soon"), None);
+        assert_eq!(day_start("9999999999999-01-01"), None);
+        assert_eq!(day_start("-9223372036854775808-01-01"), None);
+        assert_eq!(day_start("0-01-01"), None);
+        assert!(day_start("9999-12-31").is_some());
     }
 
     #[test]

@@ -202,6 +202,10 @@ pub const EN: &[(&str, &str)] = &[
         "Too many tables are open; try again later.",
     ),
     (
+        "too_many_own_tables",
+        "You have {limit} tables open already; close one first.",
+    ),
+    (
         "unknown_command",
         "Unknown command {command}. Type /help for the list.",
     ),
@@ -301,6 +305,10 @@ pub const NL: &[(&str, &str)] = &[
     (
         "too_many_tables",
         "Er zijn te veel tafels open; probeer het later opnieuw.",
+    ),
+    (
+        "too_many_own_tables",
+        "Je hebt al {limit} tafels open; sluit er eerst een.",
     ),
     (
         "unknown_command",
@@ -407,6 +415,10 @@ pub const PL: &[(&str, &str)] = &[
         "Otwartych jest zbyt wiele stołów; spróbuj później.",
     ),
     (
+        "too_many_own_tables",
+        "Masz już otwarte stoły: {limit}; najpierw zamknij któryś z nich.",
+    ),
+    (
         "unknown_command",
         "Nieznane polecenie {command}. Wpisz /help, aby zobaczyć listę.",
     ),
@@ -509,6 +521,10 @@ pub const DE: &[(&str, &str)] = &[
     (
         "too_many_tables",
         "Es sind zu viele Tische offen; versuch es später noch einmal.",
+    ),
+    (
+        "too_many_own_tables",
+        "Du hast schon {limit} Tische offen; schließe zuerst einen.",
     ),
     (
         "unknown_command",

@@ -76,6 +76,12 @@ pub struct Config {
     /// A connection the server hears nothing from (no message, no pong) for this long
     /// is closed.
     pub idle_timeout: Duration,
+    /// How long a client may take to send a request's headers, counted from the moment
+    /// the connection opened or the previous response went out. A connection that has
+    /// not sent a whole request head by then (a slow or silent client, or an idle
+    /// keep-alive connection) is closed. Upgraded WebSocket connections are not
+    /// affected (they have `idle_timeout`).
+    pub header_timeout: Duration,
 }
 
 impl Default for Config {
@@ -91,6 +97,7 @@ impl Default for Config {
             send_timeout: Duration::from_secs(10),
             ping_every: Duration::from_secs(20),
             idle_timeout: Duration::from_secs(60),
+            header_timeout: Duration::from_secs(10),
         }
     }
 }
@@ -108,6 +115,7 @@ impl std::fmt::Debug for Config {
             .field("send_timeout", &self.send_timeout)
             .field("ping_every", &self.ping_every)
             .field("idle_timeout", &self.idle_timeout)
+            .field("header_timeout", &self.header_timeout)
             .finish()
     }
 }
@@ -124,6 +132,9 @@ pub struct Ctx {
     pub epoch: u64,
     /// Engines for bot seats.
     pub bots: Option<BotFactory>,
+    /// Engine searches that may run at once (one per core): more engine games wait
+    /// their turn instead of starving the server.
+    pub engine_slots: Arc<tokio::sync::Semaphore>,
 }
 
 /// A server ready to serve: its tables restored from the store.
@@ -141,12 +152,15 @@ impl Server {
             lobby: Lobby::new(config.max_tables),
             epoch: now_ms() as u64,
             bots: config.bots.clone(),
+            engine_slots: Arc::new(tokio::sync::Semaphore::new(
+                std::thread::available_parallelism().map_or(1, |n| n.get()),
+            )),
         };
         let unfinished = ctx.store.unfinished_games().await?;
         for stored in unfinished {
             let id = stored.id;
             match table::restore(ctx.clone(), stored) {
-                Ok((handle, summary)) => ctx.lobby.insert(handle, summary),
+                Ok((handle, summary)) => ctx.lobby.insert(handle, summary, None),
                 Err(e) => tracing::error!(game = id, "cannot restore game: {e}"),
             }
         }
@@ -159,22 +173,98 @@ impl Server {
     }
 
     /// Serves HTTP and WebSocket connections on `listener` until `shutdown` completes.
+    ///
+    /// Each connection speaks HTTP/1.1 and must send every request head within
+    /// [`Config::header_timeout`], or it is closed; WebSocket upgrades are handed on
+    /// to the protocol. When `shutdown` completes no new connection is accepted, idle
+    /// HTTP connections are closed, and the requests under way are answered first
+    /// (upgraded WebSockets are no longer HTTP connections and are not waited for).
     pub async fn serve(
         self,
         listener: tokio::net::TcpListener,
         shutdown: impl Future<Output = ()> + Send + 'static,
     ) -> std::io::Result<()> {
+        use hyper_util::rt::{TokioIo, TokioTimer};
+        use hyper_util::service::TowerToHyperService;
+        use tokio::sync::watch;
+
+        let header_timeout = self.config.header_timeout;
         let app = http::router(self.ctx, self.config);
-        // Small messages go out at once (no Nagle delay behind the previous one).
-        let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
+        // `stopping` closes when the shutdown signal comes; every connection task holds
+        // a `done` receiver, so `all_done` sees when the last one ended.
+        let (stopping, stop_rx) = watch::channel(());
+        tokio::spawn(async move {
+            shutdown.await;
+            drop(stop_rx);
+        });
+        let (all_done, done) = watch::channel(());
+        loop {
+            let (tcp, _peer) = tokio::select! {
+                accepted = listener.accept() => match accepted {
+                    Ok(accepted) => accepted,
+                    Err(e) => {
+                        accept_failed(e).await;
+                        continue;
+                    }
+                },
+                _ = stopping.closed() => break,
+            };
+            // Small messages go out at once (no Nagle delay behind the previous one).
             if let Err(e) = tcp.set_nodelay(true) {
                 tracing::warn!("cannot set TCP_NODELAY: {e}");
             }
-        });
-        axum::serve(listener, app)
-            .with_graceful_shutdown(shutdown)
-            .await
+            let service = TowerToHyperService::new(app.clone());
+            let stopping = stopping.clone();
+            let done = done.clone();
+            tokio::spawn(async move {
+                let mut builder = hyper::server::conn::http1::Builder::new();
+                builder
+                    .timer(TokioTimer::new())
+                    .header_read_timeout(header_timeout);
+                let conn = builder
+                    .serve_connection(TokioIo::new(tcp), service)
+                    .with_upgrades();
+                let mut conn = std::pin::pin!(conn);
+                let mut stop = std::pin::pin!(stopping.closed());
+                let mut shutting_down = false;
+                loop {
+                    tokio::select! {
+                        result = conn.as_mut() => {
+                            if let Err(e) = result {
+                                // Header timeouts, clients that hang up, bad requests.
+                                tracing::debug!("connection ended: {e}");
+                            }
+                            break;
+                        }
+                        _ = &mut stop, if !shutting_down => {
+                            shutting_down = true;
+                            conn.as_mut().graceful_shutdown();
+                        }
+                    }
+                }
+                drop(done);
+            });
+        }
+        drop(done);
+        drop(listener);
+        all_done.closed().await;
+        Ok(())
     }
+}
+
+/// After a failed `accept`: a connection that went away before it was accepted is
+/// nothing; anything else (such as too many open files) is logged and waited out, so
+/// that the loop does not spin.
+async fn accept_failed(e: std::io::Error) {
+    use std::io::ErrorKind::{ConnectionAborted, ConnectionRefused, ConnectionReset};
+    if matches!(
+        e.kind(),
+        ConnectionAborted | ConnectionRefused | ConnectionReset
+    ) {
+        return;
+    }
+    tracing::error!("cannot accept a connection: {e}");
+    tokio::time::sleep(Duration::from_secs(1)).await;
 }
 
 /// Milliseconds since 1970 (UTC), by the system clock.

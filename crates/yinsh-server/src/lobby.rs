@@ -1,6 +1,7 @@
 //! The lobby: every open table, with a live feed of their summaries.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use tokio::sync::broadcast;
@@ -21,12 +22,16 @@ struct Inner {
     tables: Mutex<HashMap<Arc<str>, Entry>>,
     feed: broadcast::Sender<Arc<str>>,
     max_tables: usize,
+    /// Counts insertions, to list tables oldest first.
+    inserted: AtomicU64,
 }
 
 struct Entry {
     handle: TableHandle,
     summary: TableSummary,
     created: u64,
+    /// The player who created it (none for a table restored after a restart).
+    creator: Option<i64>,
 }
 
 impl Lobby {
@@ -37,6 +42,7 @@ impl Lobby {
                 tables: Mutex::new(HashMap::new()),
                 feed: broadcast::channel(FEED).0,
                 max_tables,
+                inserted: AtomicU64::new(0),
             }),
         }
     }
@@ -48,6 +54,14 @@ impl Lobby {
     /// The table with this id.
     pub fn get(&self, id: &str) -> Option<TableHandle> {
         self.tables().get(id).map(|e| e.handle.clone())
+    }
+
+    /// How many open tables `player` created.
+    pub fn created_by(&self, player: i64) -> usize {
+        self.tables()
+            .values()
+            .filter(|e| e.creator == Some(player))
+            .count()
     }
 
     /// Whether another table may open.
@@ -71,23 +85,21 @@ impl Lobby {
         }
     }
 
-    /// Lists a new table.
-    pub fn insert(&self, handle: TableHandle, summary: TableSummary) {
+    /// Lists a new table, made by `creator` (none for a restored one).
+    pub fn insert(&self, handle: TableHandle, summary: TableSummary, creator: Option<i64>) {
         let msg = to_text(&ServerMessage::LobbyTable {
             table: summary.clone(),
         });
-        {
-            let mut tables = self.tables();
-            let created = tables.values().map(|e| e.created + 1).max().unwrap_or(0);
-            tables.insert(
-                handle.id.clone(),
-                Entry {
-                    handle,
-                    summary,
-                    created,
-                },
-            );
-        }
+        let created = self.inner.inserted.fetch_add(1, Ordering::Relaxed);
+        self.tables().insert(
+            handle.id.clone(),
+            Entry {
+                handle,
+                summary,
+                created,
+                creator,
+            },
+        );
         let _ = self.inner.feed.send(msg);
     }
 

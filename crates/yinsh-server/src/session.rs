@@ -45,7 +45,7 @@ pub fn cookie(token: &str) -> String {
     format!("{COOKIE_NAME}={token}; Path=/; Max-Age=31536000; HttpOnly; SameSite=Lax")
 }
 
-/// Adds the cookie of a newly created session to a response's headers.
+/// Adds the cookie of a newly created (or rotated) session to a response's headers.
 pub fn set_cookie(headers: &mut HeaderMap, token: &str) {
     if let Ok(v) = cookie(token).parse() {
         headers.append(SET_COOKIE, v);
@@ -95,6 +95,18 @@ pub async fn identify(
     Ok((player, Some(token)))
 }
 
+/// Gives the player of session `token` a new token and ends the old one: the player and
+/// the new token, or `None` when `token` is no session (unknown, or rotated already).
+/// A stolen token stops working once its owner rotates; connections already open keep
+/// their player until they close.
+pub async fn rotate(store: &dyn Store, token: &str) -> StoreResult<Option<(Player, String)>> {
+    let new = new_token();
+    let player = store
+        .rotate_session(&hash_token(token), &hash_token(&new))
+        .await?;
+    Ok(player.map(|p| (p, new)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -110,10 +122,14 @@ mod tests {
             COOKIE,
             format!("a=b; {COOKIE_NAME}={t}; c=d").parse().unwrap(),
         );
-        assert_eq!(token_of(&h), Some(t));
+        assert_eq!(token_of(&h).as_deref(), Some(t.as_str()));
         let mut bad = HeaderMap::new();
         bad.insert(COOKIE, format!("{COOKIE_NAME}=../../etc").parse().unwrap());
         assert_eq!(token_of(&bad), None);
         assert!(guest_name().chars().next().unwrap().is_ascii_uppercase());
+        // Not for scripts, not sent along by other sites' requests.
+        let c = cookie(&t);
+        assert!(c.starts_with(&format!("{COOKIE_NAME}={t};")));
+        assert!(c.contains("; HttpOnly") && c.contains("; SameSite=Lax") && c.contains("; Path=/"));
     }
 }

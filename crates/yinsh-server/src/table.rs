@@ -1167,18 +1167,30 @@ impl Table {
         };
         let (game_id, ply) = (game.id, game.actions.len());
         let tx = self.bot_tx.clone();
-        tokio::task::spawn_blocking(move || {
-            let result = {
-                let mut engine = engine.lock().unwrap_or_else(|e| e.into_inner());
-                engine.search(&position, &limits, &stop, &mut |_| {})
+        let slots = self.ctx.engine_slots.clone();
+        tokio::spawn(async move {
+            // One search per core at a time, server-wide.
+            let Ok(slot) = slots.acquire_owned().await else {
+                return;
             };
-            if !stop.load(Ordering::Relaxed) {
-                let _ = tx.blocking_send(BotMove {
-                    game: game_id,
-                    ply,
-                    action: result.best,
-                });
+            if stop.load(Ordering::Relaxed) {
+                return;
             }
+            let _ = tokio::task::spawn_blocking(move || {
+                let result = {
+                    let mut engine = engine.lock().unwrap_or_else(|e| e.into_inner());
+                    engine.search(&position, &limits, &stop, &mut |_| {})
+                };
+                drop(slot);
+                if !stop.load(Ordering::Relaxed) {
+                    let _ = tx.blocking_send(BotMove {
+                        game: game_id,
+                        ply,
+                        action: result.best,
+                    });
+                }
+            })
+            .await;
         });
     }
 

@@ -17,6 +17,10 @@ use crate::store::Player;
 use crate::table::{self, Conn, TableHandle, TableRequest, to_text};
 use crate::{Config, Ctx};
 
+/// Open tables one player may have created (a table closes when left empty).
+const TABLES_PER_PLAYER: usize = 5;
+/// The shortest time between two whole lobby lists for one connection.
+const LOBBY_AGAIN: Duration = Duration::from_secs(2);
 /// Refused messages in a row (over the rate limit) before the connection is closed.
 const STRIKES: u32 = 100;
 
@@ -61,6 +65,8 @@ struct Connection {
     lang: Lang,
     opened: HashMap<String, TableHandle>,
     lobby: Option<broadcast::Receiver<Arc<str>>>,
+    /// When the whole lobby list was last sent.
+    lobby_sent: Option<Instant>,
     limit: RateLimit,
     strikes: u32,
 }
@@ -111,6 +117,7 @@ pub async fn serve(ctx: Ctx, config: Config, socket: WebSocket, player: Player, 
         lang,
         opened: HashMap::new(),
         lobby: None,
+        lobby_sent: None,
         strikes: 0,
     };
     c.send(&ServerMessage::Welcome {
@@ -148,7 +155,13 @@ pub async fn serve(ctx: Ctx, config: Config, socket: WebSocket, player: Player, 
                                 .arg("reason", "binary frames are not used; send JSON text"),
                         ),
                     },
-                    Message::Ping(_) | Message::Pong(_) => {}
+                    // Answered by the WebSocket layer, but counted: a ping flood is a flood.
+                    Message::Ping(_) => {
+                        if c.refused_by_limit(None) == Some(false) {
+                            break;
+                        }
+                    }
+                    Message::Pong(_) => {}
                     Message::Close(_) => break,
                 }
             }
@@ -300,9 +313,20 @@ impl Connection {
                 };
             }
             Request::Lobby => {
+                // The whole list can be long: a subscribed connection gets it again at
+                // most every few seconds (the live feed keeps it current meanwhile).
+                let now = Instant::now();
+                if self.lobby.is_some()
+                    && self
+                        .lobby_sent
+                        .is_some_and(|at| now.duration_since(at) < LOBBY_AGAIN)
+                {
+                    return Err((None, Msg::new("rate_limited")));
+                }
                 if self.lobby.is_none() {
                     self.lobby = Some(self.ctx.lobby.subscribe());
                 }
+                self.lobby_sent = Some(now);
                 self.send_lobby();
                 return Ok(());
             }
@@ -312,12 +336,18 @@ impl Connection {
             }
             Request::CreateTable { options } => {
                 table::validate_options(&options).map_err(|e| (None, e))?;
+                if self.ctx.lobby.created_by(self.conn.player.id) >= TABLES_PER_PLAYER {
+                    let msg = Msg::new("too_many_own_tables").arg("limit", TABLES_PER_PLAYER);
+                    return Err((None, msg));
+                }
                 if !self.ctx.lobby.has_room() {
                     return Err((None, Msg::new("too_many_tables")));
                 }
                 let tid = self.ctx.lobby.fresh_id();
                 let (handle, summary) = table::spawn(self.ctx.clone(), tid.clone(), options);
-                self.ctx.lobby.insert(handle, summary);
+                self.ctx
+                    .lobby
+                    .insert(handle, summary, Some(self.conn.player.id));
                 self.reply(
                     id,
                     Some(tid.to_string()),

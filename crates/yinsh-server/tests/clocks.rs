@@ -3,19 +3,24 @@
 
 use std::time::Duration;
 
-use yinsh_server::protocol::{SeatColor, ServerMessage, TableEvent, TableOptions, TimeSetting};
+use yinsh_server::protocol::{
+    Request, SeatColor, ServerMessage, TableEvent, TableOptions, TimeSetting,
+};
 
 use crate::common::{TestServer, seated_pair};
 
+/// Moves tokio's clock on by `by` at once (firing the timers due), then lets real
+/// time run again: with time paused for longer, the runtime would also jump over the
+/// moments it waits for the database thread or a socket.
+async fn jump(by: Duration) {
+    tokio::time::pause();
+    tokio::time::advance(by).await;
+    tokio::time::resume();
+}
+
 #[tokio::test]
 async fn a_disconnected_player_loses_on_time() {
-    // No keep-alive timers before the flag: on paused time they would fire at once.
-    let server = TestServer::start_with(yinsh_server::Config {
-        ping_every: Duration::from_secs(3600),
-        idle_timeout: Duration::from_secs(7200),
-        ..crate::common::fast_config()
-    })
-    .await;
+    let server = TestServer::start_with(crate::common::paused_config()).await;
     let options = TableOptions {
         time: Some(TimeSetting {
             minutes: 1,
@@ -42,27 +47,30 @@ async fn a_disconnected_player_loses_on_time() {
     // Black goes away; from now on time only moves when the runtime is idle, and
     // nothing is sent by anyone.
     drop(black);
-    tokio::time::pause();
-    let start = tokio::time::Instant::now();
-    let result = loop {
-        if let ServerMessage::Event {
-            event: TableEvent::GameOver { result },
-            ..
-        } = spectator.recv_untimed().await
-        {
-            break result;
-        }
-    };
-    let waited = start.elapsed();
-    tokio::time::resume();
+    // Nobody sends anything from now on. The clock jumps (paused tokio time) to two
+    // seconds before black's time is up: the game still runs.
+    jump(Duration::from_millis(black_left - 2000)).await;
+    let ping = spectator.send(Request::Ping).await;
+    spectator
+        .until(|m| matches!(m, ServerMessage::Pong { id: Some(i) } if *i == ping).then_some(()))
+        .await;
+    assert!(
+        !spectator
+            .events
+            .iter()
+            .any(|(_, e)| matches!(e, TableEvent::GameOver { .. })),
+        "lost before the time was up"
+    );
+    // Past it: the server's own timer ends the game.
+    jump(Duration::from_millis(2100)).await;
+    let result = spectator
+        .event(|e| match e {
+            TableEvent::GameOver { result } => Some(result.clone()),
+            _ => None,
+        })
+        .await;
     assert_eq!(result.termination, "time");
     assert_eq!(result.winner, Some(SeatColor::White));
-    // Not before black's time was up. (How long after is not measurable here: once
-    // the flag falls, storing the result lets paused time run on to other timers.)
-    assert!(
-        waited + Duration::from_millis(100) >= Duration::from_millis(black_left),
-        "lost after {waited:?} with {black_left} ms left"
-    );
     let game = spectator.game.clone().unwrap();
     let end = game.clocks.unwrap();
     assert_eq!((end.black_ms, end.running), (0, None));

@@ -28,6 +28,18 @@ pub fn fast_config() -> Config {
     }
 }
 
+/// For tests on paused time, where any pending timer fires as soon as the runtime
+/// idles (even while a socket or the database is busy): the connections' keep-alive and
+/// send timers pushed out of the way.
+pub fn paused_config() -> Config {
+    Config {
+        ping_every: Duration::from_secs(3600),
+        idle_timeout: Duration::from_secs(7200),
+        send_timeout: Duration::from_secs(7200),
+        ..fast_config()
+    }
+}
+
 /// A running server and what it stands on.
 pub struct TestServer {
     pub addr: SocketAddr,

@@ -392,13 +392,7 @@ async fn replies_come_in_the_players_language() {
 
 #[tokio::test]
 async fn the_lobby_lists_tables_live_and_forgets_empty_ones() {
-    // No keep-alive timers before the table closes: on paused time they fire at once.
-    let server = TestServer::start_with(yinsh_server::Config {
-        ping_every: std::time::Duration::from_secs(3600),
-        idle_timeout: std::time::Duration::from_secs(7200),
-        ..crate::common::fast_config()
-    })
-    .await;
+    let server = TestServer::start_with(crate::common::paused_config()).await;
     let mut watcher = server.client().await;
     watcher.send(Request::Lobby).await;
     let tables = watcher
@@ -430,14 +424,23 @@ async fn the_lobby_lists_tables_live_and_forgets_empty_ones() {
 
     // Nobody left at the table: it closes after a while of nothing.
     drop(host);
+    watcher
+        .until(|m| match m {
+            ServerMessage::LobbyTable { table: t } if t.id == table && t.spectators == 0 => {
+                Some(())
+            }
+            _ => None,
+        })
+        .await;
+    // Two minutes pass at once (paused tokio time, then real time again).
     tokio::time::pause();
-    loop {
-        if let ServerMessage::LobbyRemoved { table: t } = watcher.recv_untimed().await {
-            assert_eq!(t, table);
-            break;
-        }
-    }
+    tokio::time::advance(std::time::Duration::from_secs(121)).await;
     tokio::time::resume();
+    watcher
+        .until(|m| {
+            matches!(m, ServerMessage::LobbyRemoved { table: t } if *t == table).then_some(())
+        })
+        .await;
     let (_, body) = server.get("/api/tables").await;
     assert_eq!(body, "[]");
 }

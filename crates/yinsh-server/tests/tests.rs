@@ -3,6 +3,8 @@
 
 mod clocks;
 mod common;
+mod faults;
+mod hostile;
 mod load;
 mod play;
 mod protocol;

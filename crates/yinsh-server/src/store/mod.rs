@@ -154,6 +154,25 @@ pub trait Store: Send + Sync + 'static {
     /// Creates a guest called `name` with a session whose token hashes to `token_hash`.
     fn create_guest<'a>(&'a self, token_hash: &'a str, name: &'a str) -> StoreFuture<'a, Player>;
 
+    /// Replaces the session whose token hashes to `old_hash` by one whose token hashes
+    /// to `new_hash`, for the same player, and gives that player; `None` (and nothing
+    /// changed) when no session has `old_hash`. The old token no longer identifies
+    /// anyone afterwards. When two rotations of one session race, only one succeeds.
+    ///
+    /// The default refuses: a store that keeps sessions must implement it.
+    fn rotate_session<'a>(
+        &'a self,
+        old_hash: &'a str,
+        new_hash: &'a str,
+    ) -> StoreFuture<'a, Option<Player>> {
+        let _ = (old_hash, new_hash);
+        Box::pin(async {
+            Err(StoreError(
+                "this store cannot rotate session tokens".to_owned(),
+            ))
+        })
+    }
+
     /// Records a new game and gives its id.
     fn create_game<'a>(&'a self, game: &'a NewGame) -> StoreFuture<'a, i64>;
 

@@ -1,0 +1,285 @@
+//! Faults: clients that vanish, do not read or come back all at once; a database that
+//! goes away.
+
+use std::time::{Duration, Instant};
+
+use futures_util::future::join_all;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use yinsh_server::Config;
+use yinsh_server::protocol::{Request, ServerMessage, Since, TableEvent, TableOptions};
+
+use crate::common::{Client, TestServer, fast_config, seated_pair};
+
+#[tokio::test]
+async fn a_client_that_vanishes_without_closing_is_noticed() {
+    let server = TestServer::start_with(Config {
+        ping_every: Duration::from_millis(100),
+        idle_timeout: Duration::from_millis(600),
+        ..fast_config()
+    })
+    .await;
+    let (table, white, mut black) = seated_pair(&server, TableOptions::default()).await;
+    // White's machine is gone: the socket stays open but nothing is read or answered
+    // (not even pings).
+    let frozen = white;
+    let start = Instant::now();
+    let online = black
+        .event(|e| match e {
+            TableEvent::Presence { online, .. } => Some(*online),
+            _ => None,
+        })
+        .await;
+    assert!(!online);
+    assert!(
+        start.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        start.elapsed()
+    );
+    // The seat is kept for when they come back.
+    let mut back = Client::connect(server.addr, Some(&frozen.cookie)).await;
+    let view = back.open(&table).await;
+    assert_eq!(view.seats.white.unwrap().id, frozen.player.id);
+    drop(frozen);
+}
+
+/// A client whose socket takes in almost nothing and that never reads.
+async fn slow_reader(
+    server: &TestServer,
+    table: &str,
+) -> tokio_tungstenite::WebSocketStream<tokio::net::TcpStream> {
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.set_recv_buffer_size(2048).unwrap();
+    let stream = socket.connect(server.addr).await.unwrap();
+    let request = format!("ws://{}/ws", server.addr)
+        .into_client_request()
+        .unwrap();
+    let (mut ws, _) = tokio_tungstenite::client_async(request, stream)
+        .await
+        .unwrap();
+    use futures_util::SinkExt;
+    let open = serde_json::json!({"type": "open", "table": table}).to_string();
+    ws.send(tokio_tungstenite::tungstenite::Message::Text(open.into()))
+        .await
+        .unwrap();
+    ws
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_that_does_not_read_is_cut_off_and_holds_nobody_up() {
+    // About 5 MB: more than the kernel buffers (up to 4 MB) and the outbox hold.
+    const LINES: usize = 10_000;
+    let server = TestServer::start_with(Config {
+        outbox: 256,
+        send_timeout: Duration::from_millis(500),
+        ..fast_config()
+    })
+    .await;
+    let (table, mut white, black) = seated_pair(&server, TableOptions::default()).await;
+    // Black leaves the table: only white, the watcher and the slow client remain.
+    drop(black);
+    let mut watcher = server.client().await;
+    watcher.open(&table).await;
+    let _slow = slow_reader(&server, &table).await;
+    watcher
+        .event(|e| matches!(e, TableEvent::Spectators { count: 2, .. }).then_some(()))
+        .await;
+
+    // The watcher reads all along: it must see every line, and the slow client go.
+    let watching = tokio::spawn(async move {
+        let (mut seen, mut cut) = (0, false);
+        while seen < LINES || !cut {
+            let chat = watcher
+                .event(|e| match e {
+                    TableEvent::Chat { .. } => Some(true),
+                    TableEvent::Spectators { count: 1, .. } => Some(false),
+                    _ => None,
+                })
+                .await;
+            if chat {
+                seen += 1;
+            } else {
+                cut = true;
+            }
+        }
+        seen
+    });
+    // White chats a lot: far more than the slow client's socket and outbox can hold.
+    let line = "x".repeat(480);
+    let mut slowest = Duration::ZERO;
+    for i in 0..LINES {
+        let start = Instant::now();
+        white
+            .chat(&table, &format!("{i} {line}"))
+            .await
+            .expect("chat accepted");
+        slowest = slowest.max(start.elapsed());
+    }
+    // Nobody waited for the slow client (a wait would be its send timeout, again and
+    // again).
+    assert!(
+        slowest < Duration::from_secs(2),
+        "a chat line took {slowest:?}"
+    );
+    assert_eq!(watching.await.unwrap(), LINES);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hundreds_of_clients_reconnect_at_once() {
+    let server = TestServer::start().await;
+    let (table, mut white, mut black) = seated_pair(&server, TableOptions::default()).await;
+    white.chat(&table, "/start").await.unwrap();
+    white.act(&table, "e3").await.unwrap();
+    const N: usize = 300;
+    let clients = join_all((0..N).map(|_| async {
+        let mut c = Client::connect(server.addr, None).await;
+        let view = c.open(&table).await;
+        (c.cookie.clone(), view.epoch, view.version)
+    }))
+    .await;
+    // All of them drop at once (a network blip), the game goes on, and they all come
+    // back at once, each resuming from what it saw.
+    black.act(&table, "a5").await.unwrap();
+    let start = Instant::now();
+    let back = join_all(clients.into_iter().map(|(cookie, epoch, version)| {
+        let table = table.clone();
+        let addr = server.addr;
+        async move {
+            let mut c = Client::connect(addr, Some(&cookie)).await;
+            let id = c
+                .send(Request::Open {
+                    table: table.clone(),
+                    since: Some(Since { epoch, version }),
+                })
+                .await;
+            c.until(|m| match m {
+                ServerMessage::Reply { id: Some(i), .. } if *i == id => Some(()),
+                ServerMessage::Error {
+                    id: Some(i), text, ..
+                } if *i == id => {
+                    panic!("resume refused: {text}")
+                }
+                _ => None,
+            })
+            .await;
+            c
+        }
+    }))
+    .await;
+    assert!(
+        start.elapsed() < Duration::from_secs(20),
+        "{:?}",
+        start.elapsed()
+    );
+    // Each one caught up (black's a5 was among what it missed), and sees the next move.
+    white.act(&table, "b5").await.unwrap();
+    for mut c in back {
+        let moves = c.game_after(3).await.moves;
+        assert_eq!(moves, ["e3", "a5", "b5"]);
+    }
+}
+
+/// A PostgreSQL cluster of this test's own (it is stopped and started), if the test
+/// command provides PostgreSQL.
+struct OwnPostgres {
+    url: String,
+    dir: String,
+}
+
+impl OwnPostgres {
+    fn script() -> String {
+        format!("{}/../../scripts/postgres", env!("CARGO_MANIFEST_DIR"))
+    }
+
+    fn start() -> Option<OwnPostgres> {
+        if std::env::var("YINSH_TEST_POSTGRES_URL").is_err() {
+            assert!(
+                std::env::var("YINSH_REQUIRE_POSTGRES").is_err(),
+                "YINSH_REQUIRE_POSTGRES is set but YINSH_TEST_POSTGRES_URL is not"
+            );
+            eprintln!("database outage test skipped: no PostgreSQL from the test command");
+            return None;
+        }
+        let out = std::process::Command::new(OwnPostgres::script())
+            .arg("start")
+            .output()
+            .expect("scripts/postgres runs");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let text = String::from_utf8(out.stdout).unwrap();
+        let mut lines = text.lines();
+        Some(OwnPostgres {
+            url: lines.next().unwrap().to_owned(),
+            dir: lines.next().unwrap().to_owned(),
+        })
+    }
+
+    fn run(&self, what: &str) {
+        let status = std::process::Command::new(OwnPostgres::script())
+            .args([what, &self.dir])
+            .status()
+            .unwrap();
+        assert!(status.success(), "scripts/postgres {what}");
+    }
+}
+
+impl Drop for OwnPostgres {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new(OwnPostgres::script())
+            .args(["stop", &self.dir])
+            .status();
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_database_outage_refuses_actions_and_play_resumes_after_it() {
+    let Some(pg) = OwnPostgres::start() else {
+        return;
+    };
+    let server = TestServer::on(&pg.url, fast_config()).await;
+    let (table, mut white, mut black) = seated_pair(&server, TableOptions::default()).await;
+    white.chat(&table, "/start").await.unwrap();
+    white.act(&table, "e3").await.unwrap();
+    black.act(&table, "a5").await.unwrap();
+    let before = black.game_after(2).await;
+    let version = black.events.last().unwrap().0;
+
+    pg.run("pause");
+    // Refused with a clear reason, never acknowledged, nothing announced.
+    let refused = white.act(&table, "b5").await.unwrap_err();
+    assert_eq!(refused.0, "store_unavailable", "{}", refused.1);
+    assert_eq!(
+        white.act(&table, "b5").await.unwrap_err().0,
+        "store_unavailable"
+    );
+    // The server stays up: chat (not stored) and pings still work.
+    black.chat(&table, "is it down?").await.unwrap();
+    let id = black.send(Request::Ping).await;
+    black
+        .until(|m| matches!(m, ServerMessage::Pong { id: Some(i) } if *i == id).then_some(()))
+        .await;
+    assert!(
+        !black
+            .events
+            .iter()
+            .any(|(v, e)| *v > version && matches!(e, TableEvent::Acted { .. }))
+    );
+    assert_eq!(black.game.as_ref().unwrap().moves, before.moves);
+    let (status, _) = server.get("/api/health").await;
+    assert_eq!(status, 503, "health reports the outage");
+
+    pg.run("resume");
+    // Play resumes where it stopped (the pool reconnects).
+    let mut played = white.act(&table, "b5").await;
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while played.is_err() && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        played = white.act(&table, "b5").await;
+    }
+    played.expect("the action is accepted once the database is back");
+    assert_eq!(black.game_after(3).await.moves, ["e3", "a5", "b5"]);
+    let stored = server.store.game(before.id).await.unwrap().unwrap();
+    assert_eq!(stored.actions.len(), 3);
+}
