@@ -4,6 +4,7 @@
 use std::time::Duration;
 
 use tokio::time::Instant;
+use yinsh::notation::date::record_date;
 use yinsh::notation::record::{GameResult, Record, TimeControl};
 use yinsh::{Action, ByColor, Color, Point, Position, Rules, Stage};
 
@@ -286,29 +287,12 @@ pub fn record_of(
     actions: Vec<Action>,
     result: Option<GameResult>,
 ) -> Record {
-    let secs = (started_at / 1000).max(0) as u64;
-    let days = secs / 86_400;
-    let (y, m, d) = civil_from_days(days as i64);
     Record::new(rules_of(options))
         .with_players(names.white.clone(), names.black.clone())
-        .with_date(format!("{y:04}.{m:02}.{d:02}"))
+        .with_date(record_date(started_at.div_euclid(1000)))
         .with_time_control(time_control_of(options))
         .with_actions(actions)
         .with_result(result)
-}
-
-/// Year, month and day of a count of days since 1970-01-01 (proleptic Gregorian).
-fn civil_from_days(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    (y, m, d)
 }
 
 /// A result as clients see it.
@@ -338,13 +322,6 @@ mod tests {
             g.position.play(a).unwrap();
             g.actions.push(a);
         }
-    }
-
-    #[test]
-    fn dates_of_days() {
-        assert_eq!(civil_from_days(0), (1970, 1, 1));
-        assert_eq!(civil_from_days(20_786), (2026, 11, 29));
-        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
     }
 
     #[test]

@@ -164,13 +164,7 @@ async fn tables(State(app): State<App>) -> Response {
 async fn new_session(State(app): State<App>, headers: HeaderMap) -> Response {
     match session::identify(app.ctx.store.as_ref(), &headers).await {
         Ok((player, token)) => {
-            let mut response = Json(PlayerView {
-                id: Some(player.id),
-                name: player.name,
-                bot: None,
-                online: true,
-            })
-            .into_response();
+            let mut response = player_json(player);
             if let Some(token) = token {
                 session::set_cookie(response.headers_mut(), &token);
                 no_store(&mut response);
@@ -179,6 +173,17 @@ async fn new_session(State(app): State<App>, headers: HeaderMap) -> Response {
         }
         Err(e) => ApiError::store(&e).into_response(),
     }
+}
+
+/// A session's player as the answer.
+fn player_json(player: crate::store::Player) -> Response {
+    Json(PlayerView {
+        id: Some(player.id),
+        name: player.name,
+        bot: None,
+        online: true,
+    })
+    .into_response()
 }
 
 /// Marks a response that hands out a session as not to be kept by any cache.
@@ -206,13 +211,7 @@ async fn rotate_session(State(app): State<App>, headers: HeaderMap) -> Response 
     };
     match session::rotate(app.ctx.store.as_ref(), &token).await {
         Ok(Some((player, token))) => {
-            let mut response = Json(PlayerView {
-                id: Some(player.id),
-                name: player.name,
-                bot: None,
-                online: true,
-            })
-            .into_response();
+            let mut response = player_json(player);
             session::set_cookie(response.headers_mut(), &token);
             no_store(&mut response);
             response
@@ -301,18 +300,12 @@ struct ArchiveParams {
 fn day_start(text: &str) -> Option<i64> {
     let mut parts = text.trim().splitn(3, '-');
     let y: i64 = parts.next()?.parse().ok()?;
-    let m: i64 = parts.next()?.parse().ok()?;
-    let d: i64 = parts.next()?.parse().ok()?;
+    let m: u32 = parts.next()?.parse().ok()?;
+    let d: u32 = parts.next()?.parse().ok()?;
     if !(1..=9999).contains(&y) || !(1..=12).contains(&m) || !(1..=31).contains(&d) {
         return None;
     }
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y.rem_euclid(400);
-    let mp = (m + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + d - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    Some((era * 146_097 + doe - 719_468) * 86_400_000)
+    Some(yinsh::notation::date::days_from_civil(y, m, d) * 86_400_000)
 }
 
 async fn archive(State(app): State<App>, Query(p): Query<ArchiveParams>) -> Response {

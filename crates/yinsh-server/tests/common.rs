@@ -460,3 +460,31 @@ pub async fn seated_pair(server: &TestServer, options: TableOptions) -> (String,
         .expect("black joins");
     (table, white, black)
 }
+
+/// A fresh PostgreSQL database named after `name`, when the test command started a
+/// PostgreSQL server (`YINSH_TEST_POSTGRES_URL`); `None` (the test skips) otherwise, unless
+/// `YINSH_REQUIRE_POSTGRES` says it must be there.
+pub async fn postgres_database(name: &str) -> Option<String> {
+    let Ok(base) = std::env::var("YINSH_TEST_POSTGRES_URL") else {
+        assert!(
+            std::env::var("YINSH_REQUIRE_POSTGRES").is_err(),
+            "YINSH_REQUIRE_POSTGRES is set but YINSH_TEST_POSTGRES_URL is not"
+        );
+        eprintln!("PostgreSQL tests skipped: YINSH_TEST_POSTGRES_URL is not set");
+        return None;
+    };
+    // A database per test, created through the maintenance one.
+    use sqlx::Connection;
+    let mut admin = sqlx::PgConnection::connect(&base)
+        .await
+        .expect("PostgreSQL answers");
+    let db = format!("yinsh_test_{name}_{}", std::process::id());
+    for sql in [
+        format!("DROP DATABASE IF EXISTS {db}"),
+        format!("CREATE DATABASE {db}"),
+    ] {
+        sqlx::query(&sql).execute(&mut admin).await.unwrap();
+    }
+    let (prefix, _) = base.rsplit_once('/').expect("a database URL");
+    Some(format!("{prefix}/{db}"))
+}

@@ -1240,35 +1240,9 @@ async fn session_rotation_in_sqlite() {
     rotation_in(yinsh_server::store::open(&url).await.unwrap()).await;
 }
 
-/// A fresh PostgreSQL database for a test, if the test command started a server
-/// (`YINSH_TEST_POSTGRES_URL`, as for tests/store.rs).
-async fn postgres_url(name: &str) -> Option<String> {
-    let Ok(base) = std::env::var("YINSH_TEST_POSTGRES_URL") else {
-        assert!(
-            std::env::var("YINSH_REQUIRE_POSTGRES").is_err(),
-            "YINSH_REQUIRE_POSTGRES is set but YINSH_TEST_POSTGRES_URL is not"
-        );
-        eprintln!("PostgreSQL tests skipped: YINSH_TEST_POSTGRES_URL is not set");
-        return None;
-    };
-    use sqlx::Connection;
-    let mut admin = sqlx::PgConnection::connect(&base)
-        .await
-        .expect("PostgreSQL answers");
-    let db = format!("yinsh_test_hostile_{name}_{}", std::process::id());
-    for sql in [
-        format!("DROP DATABASE IF EXISTS {db}"),
-        format!("CREATE DATABASE {db}"),
-    ] {
-        sqlx::query(&sql).execute(&mut admin).await.unwrap();
-    }
-    let (prefix, _) = base.rsplit_once('/').expect("a database URL");
-    Some(format!("{prefix}/{db}"))
-}
-
 #[tokio::test]
 async fn session_rotation_in_postgres() {
-    if let Some(url) = postgres_url("rotation").await {
+    if let Some(url) = crate::common::postgres_database("hostile_rotation").await {
         rotation_in(yinsh_server::store::open(&url).await.unwrap()).await;
     }
 }
@@ -1574,7 +1548,7 @@ async fn archive_searches_are_data_not_sql() {
 
 #[tokio::test]
 async fn archive_searches_are_data_not_sql_in_postgres() {
-    if let Some(url) = postgres_url("archive").await {
+    if let Some(url) = crate::common::postgres_database("hostile_archive").await {
         archive_searches(&TestServer::on(&url, fast_config()).await).await;
     }
 }
@@ -1625,7 +1599,7 @@ fn archive_queries_are_answered_or_refused() {
         .unwrap();
     let servers = rt.block_on(async {
         let mut servers = vec![TestServer::start().await];
-        if let Some(url) = postgres_url("archive_queries").await {
+        if let Some(url) = crate::common::postgres_database("hostile_archive_queries").await {
             servers.push(TestServer::on(&url, fast_config()).await);
         }
         for server in &servers {

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use yinsh_server::protocol::{Pair, TableOptions, TimeSetting, VariantName};
 use yinsh_server::store::{ArchiveQuery, NewGame, SeatRecord, Store, StoredAction, StoredResult};
 
-use crate::common::{Client, TestServer, seated_pair};
+use crate::common::{Client, TestServer, postgres_database, seated_pair};
 
 fn seat(id: Option<i64>, name: &str, bot: Option<u8>) -> SeatRecord {
     SeatRecord {
@@ -203,40 +203,9 @@ async fn sqlite_store() {
     exercise(yinsh_server::store::open(&url).await.unwrap()).await;
 }
 
-/// A fresh PostgreSQL database for this test, if the test command started a server.
-async fn postgres(name: &str) -> Option<String> {
-    let base = match std::env::var("YINSH_TEST_POSTGRES_URL") {
-        Ok(url) => url,
-        Err(_) => {
-            assert!(
-                std::env::var("YINSH_REQUIRE_POSTGRES").is_err(),
-                "YINSH_REQUIRE_POSTGRES is set but YINSH_TEST_POSTGRES_URL is not"
-            );
-            eprintln!("PostgreSQL tests skipped: YINSH_TEST_POSTGRES_URL is not set");
-            return None;
-        }
-    };
-    // A database per test, created through the maintenance one.
-    use sqlx::Connection;
-    let mut admin = sqlx::PgConnection::connect(&base)
-        .await
-        .expect("PostgreSQL answers");
-    let db = format!("yinsh_test_{name}_{}", std::process::id());
-    sqlx::query(&format!("DROP DATABASE IF EXISTS {db}"))
-        .execute(&mut admin)
-        .await
-        .unwrap();
-    sqlx::query(&format!("CREATE DATABASE {db}"))
-        .execute(&mut admin)
-        .await
-        .unwrap();
-    let (prefix, _) = base.rsplit_once('/').expect("a database URL");
-    Some(format!("{prefix}/{db}"))
-}
-
 #[tokio::test]
 async fn postgres_store() {
-    let Some(url) = postgres("store").await else {
+    let Some(url) = postgres_database("store").await else {
         return;
     };
     exercise(yinsh_server::store::open(&url).await.unwrap()).await;
@@ -297,7 +266,7 @@ async fn sqlite_restart_restores_games() {
 
 #[tokio::test]
 async fn postgres_restart_restores_games() {
-    let Some(url) = postgres("restart").await else {
+    let Some(url) = postgres_database("restart").await else {
         return;
     };
     restart(&url).await;

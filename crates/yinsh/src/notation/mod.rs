@@ -4,8 +4,10 @@
 //! - [`turn`]: one player's actions joined in the official long form (`c3-c8;xc3-c7xk10`);
 //! - [`fen`]: a position string that round-trips every reachable state;
 //! - [`record`]: game records with headers and numbered turns;
-//! - [`sgf`]: import of boardspace.net SGF records.
+//! - [`sgf`]: import of boardspace.net SGF records;
+//! - [`date`]: the calendar dates records carry.
 
+pub mod date;
 pub mod fen;
 pub mod record;
 pub mod sgf;
