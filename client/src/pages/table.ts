@@ -164,9 +164,20 @@ export function mountTable(root: HTMLElement, conn: Connection, id: string): () 
 
   function renderSeats(): void {
     if (!view) return;
+    const game = view.game;
+    const key = JSON.stringify([
+      view.seats,
+      mySeat(),
+      running(),
+      game ? [game.removed, game.to_move, !!game.clocks] : null,
+    ]);
+    if (key === seatsDrawn) {
+      renderClocks();
+      return;
+    }
+    seatsDrawn = key;
     clockEls.clear();
     const seat = mySeat();
-    const game = view.game;
     replace(
       seatsBox,
       COLORS.map((c) => {
@@ -198,7 +209,39 @@ export function mountTable(root: HTMLElement, conn: Connection, id: string): () 
     return el;
   }
 
+  // What the seats, the buttons and the options form were last drawn from: they are
+  // drawn again only when that changes, so a click or an edit in progress is never lost
+  // to an unrelated event (a chat line, a spectator).
+  let seatsDrawn = "";
+  let controlsDrawn = "";
+  let optionsDrawn = "";
+
   function renderControls(): void {
+    if (!view) return;
+    const seat = mySeat();
+    const game = view.game;
+    const other = seat === "white" ? "black" : "white";
+    const controlsKey = JSON.stringify([
+      seat,
+      running(),
+      !!view.seats.white,
+      !!view.seats.black,
+      game?.draw_offer,
+      game?.takeback_request,
+      seat ? nameOf(other) : null,
+    ]);
+    const optionsKey = JSON.stringify([seat && !running(), view.options]);
+    if (controlsKey !== controlsDrawn) {
+      controlsDrawn = controlsKey;
+      drawControls();
+    }
+    if (optionsKey !== optionsDrawn) {
+      optionsDrawn = optionsKey;
+      drawOptions();
+    }
+  }
+
+  function drawControls(): void {
     if (!view) return;
     const seat = mySeat();
     const game = view.game;
@@ -229,9 +272,13 @@ export function mountTable(root: HTMLElement, conn: Connection, id: string): () 
       button("table.resign", "resign", () => void command({ command: "resign" }));
     }
     replace(controls, buttons);
+  }
 
-    // Options: seated players change them between games.
-    if (seat && !running()) {
+  /** The options form: seated players change the options between games. */
+  function drawOptions(): void {
+    if (!view) return;
+    if (mySeat() && !running()) {
+      const wasOpen = optionsBox.querySelector("details")?.open ?? false;
       const form = optionsForm(view.options);
       const apply = h("button", { type: "submit", "data-testid": "apply-options" }, t("table.apply"));
       form.el.append(apply);
@@ -239,7 +286,7 @@ export function mountTable(root: HTMLElement, conn: Connection, id: string): () 
         e.preventDefault();
         void applyOptions(view!.options, form.read());
       });
-      replace(optionsBox, h("details", {}, h("summary", {}, t("table.options")), form.el));
+      replace(optionsBox, h("details", { open: wasOpen }, h("summary", {}, t("table.options")), form.el));
     } else {
       replace(optionsBox);
     }
