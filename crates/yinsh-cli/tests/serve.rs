@@ -12,14 +12,15 @@ use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 
 /// Starts `yinsh serve` on a free port over `db`; the child and its address.
 fn serve(db: &std::path::Path) -> (Child, String) {
+    serve_with(db, &["--no-bots"])
+}
+
+/// Starts `yinsh serve` over `db` with `extra` arguments.
+fn serve_with(db: &std::path::Path, extra: &[&str]) -> (Child, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_yinsh"))
-        .args([
-            "serve",
-            "--bind",
-            "127.0.0.1:0",
-            "--no-bots",
-            "--database-url",
-        ])
+        .args(["serve", "--bind", "127.0.0.1:0"])
+        .args(extra)
+        .arg("--database-url")
         .arg(format!("sqlite://{}?mode=rwc", db.display()))
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
@@ -80,9 +81,20 @@ impl Player {
             .await
             .unwrap();
         loop {
+            let v = self.next().await;
+            if v["id"] == json!(id) {
+                assert_eq!(v["type"], "reply", "{msg} was refused: {v}");
+                return v;
+            }
+        }
+    }
+
+    /// The next message, noting the game it carries.
+    async fn next(&mut self) -> Value {
+        loop {
             let frame = tokio::time::timeout(Duration::from_secs(20), self.ws.next())
                 .await
-                .expect("an answer in time")
+                .expect("a message in time")
                 .expect("the connection is open")
                 .unwrap();
             let Message::Text(text) = frame else { continue };
@@ -93,10 +105,19 @@ impl Player {
             if let Some(game) = v.pointer("/table/game").filter(|g| g.is_object()) {
                 self.last = Some(game.clone());
             }
-            if v["id"] == json!(id) {
-                assert_eq!(v["type"], "reply", "{msg} was refused: {v}");
-                return v;
+            return v;
+        }
+    }
+
+    /// Waits until the game has `n` actions; the game then.
+    async fn until_moves(&mut self, n: usize) -> Value {
+        loop {
+            if let Some(g) = &self.last {
+                if g["moves"].as_array().is_some_and(|m| m.len() >= n) {
+                    return g.clone();
+                }
             }
+            self.next().await;
         }
     }
 }
@@ -244,6 +265,47 @@ async fn a_server_killed_under_load_keeps_every_acknowledged_action() {
     let view = watcher.last.clone().expect("the table shows its game");
     let tokens: Vec<Value> = game.actions.iter().map(|a| json!(a.token)).collect();
     assert_eq!(view["moves"], Value::Array(tokens));
+    server.kill().unwrap();
+    server.wait().unwrap();
+}
+
+#[tokio::test]
+async fn an_engine_program_plays_the_engine_seats() {
+    let dir = tempfile::tempdir().unwrap();
+    // Any program speaking the engine protocol: here the UCT baseline of our own binary.
+    let engine = format!("{} engine --baseline", env!("CARGO_BIN_EXE_yinsh"));
+    let (mut server, addr) = serve_with(&dir.path().join("yinsh.db"), &["--engine", &engine]);
+    let mut human = Player::connect(&addr, None).await;
+    let options = json!({"variant": "blitz", "log": false});
+    let created = human
+        .call(1, json!({"type": "create_table", "options": options}))
+        .await;
+    let table = created["table"].as_str().unwrap().to_owned();
+    human.call(2, json!({"type": "open", "table": table})).await;
+    human
+        .call(
+            3,
+            json!({"type": "chat", "table": table, "text": "/join black"}),
+        )
+        .await;
+    let seated = human
+        .call(4, json!({"type": "chat", "table": table, "text": "/bot 2"}))
+        .await;
+    assert_eq!(seated["key"], "bot_seated");
+    human
+        .call(
+            5,
+            json!({"type": "command", "table": table, "command": "start"}),
+        )
+        .await;
+    // The program places white's rings; the human answers with the first legal one.
+    for placed in 0..3 {
+        let game = human.until_moves(2 * placed + 1).await;
+        assert_eq!(game["to_move"], "black", "{game}");
+        let mine = game["legal"][0].as_str().unwrap().to_owned();
+        human.call(10 + placed as u64, act(&table, &mine)).await;
+    }
+    human.until_moves(7).await;
     server.kill().unwrap();
     server.wait().unwrap();
 }

@@ -5,6 +5,7 @@ pub mod arena;
 pub mod bench;
 pub mod convert;
 pub mod engine;
+pub mod external;
 pub mod loadtest;
 pub mod moves;
 pub mod perft;

@@ -24,8 +24,13 @@ pub struct ServeArgs {
     #[arg(long)]
     static_dir: Option<PathBuf>,
     /// Refuse `/bot` (no engine seats).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "engine")]
     no_bots: bool,
+    /// Seat this engine program (any program speaking the engine protocol of
+    /// docs/protocol.md, run through `sh -c`, one process per engine seat) instead of
+    /// the built-in engine, e.g. `--engine "yinsh engine --baseline"`.
+    #[arg(long, value_name = "COMMAND")]
+    engine: Option<String>,
 }
 
 /// Runs the server until Ctrl-C or SIGTERM.
@@ -52,7 +57,11 @@ async fn serve(args: &ServeArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         .or_else(|| Some(PathBuf::from("client/dist")).filter(|d| d.is_dir()));
     let config = yinsh_server::Config {
         static_dir,
-        bots: (!args.no_bots).then(yinsh_server::builtin_bots),
+        bots: match (&args.engine, args.no_bots) {
+            (_, true) => None,
+            (Some(command), false) => Some(external_bots(command.clone())),
+            (None, false) => Some(yinsh_server::builtin_bots()),
+        },
         ..yinsh_server::Config::default()
     };
     let server = yinsh_server::Server::new(store, config).await?;
@@ -68,6 +77,16 @@ async fn serve(args: &ServeArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     out.flush()?;
     server.serve(listener, shutdown()).await?;
     Ok(())
+}
+
+/// Engine seats played by the program `command`.
+fn external_bots(command: String) -> yinsh_server::BotFactory {
+    use yinsh_engine::Engine;
+    std::sync::Arc::new(move |level| {
+        let mut engine = super::external::ExternalEngine::new(command.clone());
+        engine.set_level(level);
+        Box::new(engine)
+    })
 }
 
 /// Completes on Ctrl-C or SIGTERM.

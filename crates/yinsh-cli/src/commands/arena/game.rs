@@ -82,7 +82,7 @@ impl Forfeit {
 }
 
 /// The engine's command line for `newgame`.
-fn newgame_command(rules: Rules) -> String {
+pub(crate) fn newgame_command(rules: Rules) -> String {
     let variant = if rules.targets.white == 1 && rules.targets.black == 1 {
         Variant::Blitz
     } else {
@@ -92,7 +92,7 @@ fn newgame_command(rules: Rules) -> String {
 }
 
 /// Whether `line` is a `bestmove` reply.
-fn is_bestmove(line: &str) -> bool {
+pub(crate) fn is_bestmove(line: &str) -> bool {
     line.split_whitespace().next() == Some("bestmove")
 }
 

@@ -5,9 +5,9 @@
 //! Games are played from seeded random openings, each opening twice with the colours
 //! swapped, on as many threads as `--concurrency` asks.
 
-mod game;
+pub(crate) mod game;
 mod openings;
-mod process;
+pub(crate) mod process;
 mod stats;
 
 use std::fs;
