@@ -145,7 +145,7 @@ pub async fn serve(ctx: Ctx, config: Config, socket: WebSocket, player: Player, 
                             break;
                         }
                     }
-                    Message::Binary(_) => match c.refused_by_limit(None) {
+                    Message::Binary(_) => match c.refused_by_limit(|| None) {
                         Some(false) => break,
                         Some(true) => {}
                         None => c.error(
@@ -157,7 +157,7 @@ pub async fn serve(ctx: Ctx, config: Config, socket: WebSocket, player: Player, 
                     },
                     // Answered by the WebSocket layer, but counted: a ping flood is a flood.
                     Message::Ping(_) => {
-                        if c.refused_by_limit(None) == Some(false) {
+                        if c.refused_by_limit(|| None) == Some(false) {
                             break;
                         }
                     }
@@ -237,19 +237,20 @@ impl Connection {
 
     /// `None` when a message is within the rate limit; otherwise it is refused, and
     /// `Some(false)` says the connection must close (too many refused in a row).
-    fn refused_by_limit(&mut self, id: Option<u64>) -> Option<bool> {
+    /// `id` gives the refused message's id (only looked for when it is refused).
+    fn refused_by_limit(&mut self, id: impl FnOnce() -> Option<u64>) -> Option<bool> {
         if self.limit.allow() {
             self.strikes = 0;
             return None;
         }
         self.strikes += 1;
-        self.error(id, None, Msg::new("rate_limited"));
+        self.error(id(), None, Msg::new("rate_limited"));
         Some(self.strikes < STRIKES)
     }
 
     /// Handles one text message; `false` to close the connection.
     async fn message(&mut self, text: &str) -> bool {
-        if let Some(keep) = self.refused_by_limit(id_of(text)) {
+        if let Some(keep) = self.refused_by_limit(|| id_of(text)) {
             return keep;
         }
         if text.len() > self.config.max_message {
