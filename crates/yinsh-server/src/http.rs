@@ -210,7 +210,10 @@ async fn rotate_session(State(app): State<App>, headers: HeaderMap) -> Response 
         return unknown().into_response();
     };
     match session::rotate(app.ctx.store.as_ref(), &token).await {
-        Ok(Some((player, token))) => {
+        Ok(Some((player, new))) => {
+            // Connections opened with the old token end with it.
+            app.ctx.sessions.close_all(&session::hash_token(&token));
+            let token = new;
             let mut response = player_json(player);
             session::set_cookie(response.headers_mut(), &token);
             no_store(&mut response);
@@ -259,6 +262,9 @@ async fn upgrade(
         Ok(x) => x,
         Err(e) => return ApiError::store(&e).into_response(),
     };
+    let hash = session::session_token(&headers, token.as_deref())
+        .map(|t| session::hash_token(&t))
+        .unwrap_or_default();
     let lang = query
         .lang
         .as_deref()
@@ -279,7 +285,7 @@ async fn upgrade(
         .write_buffer_size(8 * 1024)
         .max_message_size(1 << 20)
         .max_frame_size(1 << 20)
-        .on_upgrade(move |socket| crate::ws::serve(ctx, config, socket, player, lang));
+        .on_upgrade(move |socket| crate::ws::serve(ctx, config, socket, player, lang, hash));
     if let Some(token) = token {
         session::set_cookie(response.headers_mut(), &token);
     }

@@ -135,6 +135,9 @@ pub struct Ctx {
     /// Engine searches that may run at once (one per core): more engine games wait
     /// their turn instead of starving the server.
     pub engine_slots: Arc<tokio::sync::Semaphore>,
+    /// The open WebSocket connections of each session (by token hash), so that a
+    /// rotation can close those opened with the old token.
+    pub sessions: session::Connections,
 }
 
 /// A server ready to serve: its tables restored from the store.
@@ -155,6 +158,7 @@ impl Server {
             engine_slots: Arc::new(tokio::sync::Semaphore::new(
                 std::thread::available_parallelism().map_or(1, |n| n.get()),
             )),
+            sessions: session::Connections::default(),
         };
         let unfinished = ctx.store.unfinished_games().await?;
         for stored in unfinished {

@@ -3,9 +3,55 @@
 
 use axum::http::HeaderMap;
 use axum::http::header::{COOKIE, SET_COOKIE};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
 use sha2::{Digest, Sha256};
+use tokio::sync::Notify;
 
 use crate::store::{Player, Store, StoreResult};
+
+/// The open WebSocket connections of each session, by token hash: a rotation closes
+/// the ones opened with the old token.
+#[derive(Clone, Default)]
+pub struct Connections {
+    inner: Arc<Mutex<BySession>>,
+}
+
+/// Token hash → the session's open connections (id, and how to close it).
+type BySession = HashMap<String, Vec<(u64, Arc<Notify>)>>;
+
+impl Connections {
+    fn map(&self) -> std::sync::MutexGuard<'_, BySession> {
+        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Notes connection `id` of the session `hash`; `kick` closes it.
+    pub fn add(&self, hash: &str, id: u64, kick: Arc<Notify>) {
+        self.map()
+            .entry(hash.to_owned())
+            .or_default()
+            .push((id, kick));
+    }
+
+    /// Forgets connection `id` (it closed).
+    pub fn remove(&self, hash: &str, id: u64) {
+        let mut map = self.map();
+        if let Some(list) = map.get_mut(hash) {
+            list.retain(|(i, _)| *i != id);
+            if list.is_empty() {
+                map.remove(hash);
+            }
+        }
+    }
+
+    /// Closes every connection of the session `hash`.
+    pub fn close_all(&self, hash: &str) {
+        for (_, kick) in self.map().remove(hash).unwrap_or_default() {
+            kick.notify_one();
+        }
+    }
+}
 
 /// The session cookie's name.
 pub const COOKIE_NAME: &str = "yinsh_session";
@@ -75,6 +121,11 @@ pub fn guest_name() -> String {
         ANIMALS[(n as usize / ADJECTIVES.len()) % ANIMALS.len()],
         (n / 1000) % 100
     )
+}
+
+/// The token a request's session will have: its cookie's, or the new one handed out.
+pub fn session_token(headers: &HeaderMap, new: Option<&str>) -> Option<String> {
+    new.map(str::to_owned).or_else(|| token_of(headers))
 }
 
 /// The player of a request's session, or a new guest with a new session. The second

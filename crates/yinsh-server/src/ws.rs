@@ -72,7 +72,15 @@ struct Connection {
 }
 
 /// Serves one upgraded socket until it closes.
-pub async fn serve(ctx: Ctx, config: Config, socket: WebSocket, player: Player, lang: Lang) {
+/// `session` is the hash of the session's token: a rotation closes the connection.
+pub async fn serve(
+    ctx: Ctx,
+    config: Config,
+    socket: WebSocket,
+    player: Player,
+    lang: Lang,
+    session: String,
+) {
     let (tx, mut rx) = mpsc::channel::<Arc<str>>(config.outbox.max(1));
     let kick = Arc::new(Notify::new());
     let (mut sink, mut stream) = socket.split();
@@ -120,6 +128,7 @@ pub async fn serve(ctx: Ctx, config: Config, socket: WebSocket, player: Player, 
         lobby_sent: None,
         strikes: 0,
     };
+    c.ctx.sessions.add(&session, c.conn.id, kick.clone());
     c.send(&ServerMessage::Welcome {
         player: PlayerView {
             id: Some(player.id),
@@ -178,6 +187,7 @@ pub async fn serve(ctx: Ctx, config: Config, socket: WebSocket, player: Player, 
             }
         }
     }
+    c.ctx.sessions.remove(&session, c.conn.id);
     for handle in c.opened.values() {
         handle.close(c.conn.id);
     }

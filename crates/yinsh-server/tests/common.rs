@@ -303,6 +303,18 @@ impl Client {
         }
     }
 
+    /// Whether the server closes the connection within the wait (messages before the
+    /// close are read and dropped).
+    pub async fn closed(&mut self) -> bool {
+        loop {
+            match tokio::time::timeout(WAIT, self.ws.next()).await {
+                Ok(Some(Ok(Message::Close(_)))) | Ok(None) | Ok(Some(Err(_))) => return true,
+                Ok(Some(Ok(_))) => continue,
+                Err(_) => return false,
+            }
+        }
+    }
+
     /// Receives until `f` picks a message.
     pub async fn until<T>(&mut self, mut f: impl FnMut(&ServerMessage) -> Option<T>) -> T {
         loop {

@@ -1105,7 +1105,7 @@ async fn post_session(
 async fn a_rotated_session_token_cannot_be_replayed() {
     let server = TestServer::start().await;
     let addr = server.addr;
-    let (table, white, mut black) = seated_pair(&server, TableOptions::default()).await;
+    let (table, mut white, mut black) = seated_pair(&server, TableOptions::default()).await;
     let old = white.cookie.clone();
     let me = white.player.clone();
 
@@ -1148,6 +1148,15 @@ async fn a_rotated_session_token_cannot_be_replayed() {
     }
     let rotated: PlayerView = serde_json::from_str(&body).unwrap();
     assert_eq!((rotated.id, &rotated.name), (me.id, &me.name));
+    // The connection opened with the old token ends with it; the others stay.
+    assert!(
+        white.closed().await,
+        "the old token's connection stays open"
+    );
+    black
+        .chat(&table, "still here")
+        .await
+        .expect("black's connection stays");
 
     // The old token, replayed: a brand-new guest every time, never the old player.
     let mut replay = Client::connect(addr, Some(&old)).await;
