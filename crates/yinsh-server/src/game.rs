@@ -89,21 +89,11 @@ pub struct Game {
     pub draw_offer: Option<Color>,
     /// A pending takeback request, by this player.
     pub takeback_request: Option<Color>,
-    /// When it started, in milliseconds since 1970.
-    pub started_at: i64,
-    /// The players' names, for the record.
-    pub names: ByColor<String>,
 }
 
 impl Game {
     /// A new game under `options`, its clock (if any) starting `now`.
-    pub fn new(
-        id: i64,
-        options: TableOptions,
-        names: ByColor<String>,
-        started_at: i64,
-        now: Instant,
-    ) -> Game {
+    pub fn new(id: i64, options: TableOptions, now: Instant) -> Game {
         Game {
             id,
             position: Position::with_rules(rules_of(&options)),
@@ -113,8 +103,6 @@ impl Game {
             result: None,
             draw_offer: None,
             takeback_request: None,
-            started_at,
-            names,
         }
     }
 
@@ -234,17 +222,6 @@ impl Game {
             takeback_request: self.takeback_request.map(SeatColor::from),
         }
     }
-
-    /// The game record (docs/notation.md).
-    pub fn record(&self) -> Record {
-        record_of(
-            &self.options,
-            &self.names,
-            self.started_at,
-            self.actions.clone(),
-            self.result,
-        )
-    }
 }
 
 /// The board, the player to act and what they must do in `pos` (`over` also when the
@@ -309,11 +286,7 @@ mod tests {
     use super::*;
 
     fn game(options: TableOptions) -> Game {
-        let names = ByColor {
-            white: "w".to_owned(),
-            black: "b".to_owned(),
-        };
-        Game::new(1, options, names, 0, Instant::now())
+        Game::new(1, options, Instant::now())
     }
 
     fn play(g: &mut Game, tokens: &str) {
@@ -364,7 +337,11 @@ mod tests {
             ..TableOptions::default()
         });
         play(&mut g, "e3 a5");
-        let r = g.record();
+        let names = ByColor {
+            white: "w".to_owned(),
+            black: "b".to_owned(),
+        };
+        let r = record_of(&g.options, &names, 0, g.actions.clone(), g.result);
         assert_eq!(r.rules, Rules::BLITZ);
         assert_eq!(r.replay().unwrap(), g.position);
     }

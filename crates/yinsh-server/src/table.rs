@@ -95,9 +95,6 @@ enum Input {
         request: TableRequest,
         reply: oneshot::Sender<Result<Msg, Msg>>,
     },
-    Summary {
-        reply: oneshot::Sender<TableSummary>,
-    },
 }
 
 /// The way to a table's actor. Cheap to clone.
@@ -135,13 +132,6 @@ impl TableHandle {
             reply,
         })?;
         wait.await.map_err(|_| self.gone())?
-    }
-
-    /// What the lobby shows of this table.
-    pub async fn summary(&self) -> Option<TableSummary> {
-        let (reply, wait) = oneshot::channel();
-        self.send(Input::Summary { reply }).ok()?;
-        wait.await.ok()
     }
 
     fn send(&self, input: Input) -> Result<(), Msg> {
@@ -293,11 +283,7 @@ pub fn restore(ctx: Ctx, stored: StoredGame) -> Result<(TableHandle, TableSummar
         white: Some(seat(&g.white)?),
         black: Some(seat(&g.black)?),
     };
-    let names = ByColor {
-        white: g.white.name.clone(),
-        black: g.black.name.clone(),
-    };
-    let mut game = Game::new(stored.id, g.options.clone(), names, g.started_at, now);
+    let mut game = Game::new(stored.id, g.options.clone(), now);
     for (ply, a) in stored.actions.iter().enumerate() {
         let action: Action = a
             .token
@@ -423,9 +409,6 @@ impl Table {
             } => {
                 let result = self.request(player, request).await;
                 let _ = reply.send(result);
-            }
-            Input::Summary { reply } => {
-                let _ = reply.send(self.summary());
             }
         }
     }
@@ -883,17 +866,7 @@ impl Table {
             .create_game(&new)
             .await
             .map_err(|e| store_error(&e))?;
-        let names = ByColor {
-            white: new.white.name.clone(),
-            black: new.black.name.clone(),
-        };
-        self.game = Some(Game::new(
-            id,
-            self.options.clone(),
-            names,
-            new.started_at,
-            Instant::now(),
-        ));
+        self.game = Some(Game::new(id, self.options.clone(), Instant::now()));
         self.emit(TableEvent::Started, true);
         self.start_bot();
         Ok(Msg::new("started").arg_key("color", color_key(Color::White)))

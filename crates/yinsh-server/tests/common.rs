@@ -273,9 +273,6 @@ impl Client {
         loop {
             match self.ws.next().await {
                 Some(Ok(Message::Text(t))) => {
-                    if std::env::var_os("TRACE_WS").is_some() {
-                        eprintln!("{} < {}", self.player.name, &t.as_str()[..t.len().min(300)]);
-                    }
                     let msg: ServerMessage = serde_json::from_str(t.as_str())
                         .unwrap_or_else(|e| panic!("unreadable server message {t}: {e}"));
                     match &msg {

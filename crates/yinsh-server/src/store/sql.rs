@@ -74,11 +74,6 @@ impl SqlStore {
         }
         Ok(SqlStore { pool })
     }
-
-    /// Closes every connection.
-    pub async fn close(&self) {
-        self.pool.close().await;
-    }
 }
 
 fn seat(row: &AnyRow, color: &str) -> StoreResult<SeatRecord> {
