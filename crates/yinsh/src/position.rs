@@ -654,6 +654,26 @@ impl Position {
             .sum()
     }
 
+    /// The markers (of either colour) that some ring move of `color` would flip: every
+    /// marker of a group a ring can jump (RULES.md M2, M4). Computed for all rings at
+    /// once by shifting whole bitboards, like [`Position::destinations_by_direction`].
+    pub fn flippable(&self, color: Color) -> Bitboard {
+        let markers = self.all_markers().0;
+        let empty = (!self.occupied()).0;
+        let own = self.rings[color].0;
+        const N: u32 = Line::Column.offset();
+        const E: u32 = Line::Row.offset();
+        const NE: u32 = Line::Diagonal.offset();
+        Bitboard(
+            jumped_along::<N, true>(own, empty, markers)
+                | jumped_along::<E, true>(own, empty, markers)
+                | jumped_along::<NE, true>(own, empty, markers)
+                | jumped_along::<N, false>(own, empty, markers)
+                | jumped_along::<E, false>(own, empty, markers)
+                | jumped_along::<NE, false>(own, empty, markers),
+        )
+    }
+
     /// The ring that lands on `to` moving in sense `dir`: the first ring met walking
     /// back from `to`. Use with [`Position::destinations_by_direction`].
     pub fn ring_moving_to(&self, to: Point, dir: Direction) -> Option<Point> {
@@ -938,6 +958,22 @@ fn targets_along<const O: u32, const FORWARD: bool>(
     let slide = fill::<O, FORWARD>(shift::<O, FORWARD>(own, 1) & empty, empty);
     let group = fill::<O, FORWARD>(shift::<O, FORWARD>(own | slide, 1) & markers, markers);
     Bitboard(slide | (shift::<O, FORWARD>(group, 1) & empty))
+}
+
+/// The markers the rings `own` jump moving in one sense: the group met right after the
+/// slide over empty points, when the point behind it is empty (a group ending at a ring
+/// or at the board's edge cannot be jumped).
+#[inline(always)]
+fn jumped_along<const O: u32, const FORWARD: bool>(own: u128, empty: u128, markers: u128) -> u128 {
+    let slide = fill::<O, FORWARD>(shift::<O, FORWARD>(own, 1) & empty, empty);
+    let group = fill::<O, FORWARD>(shift::<O, FORWARD>(own | slide, 1) & markers, markers);
+    // Walk back from the landing points over the groups that lead to them.
+    let landing = shift::<O, FORWARD>(group, 1) & empty;
+    if FORWARD {
+        fill::<O, false>(shift::<O, false>(landing, 1) & group, group)
+    } else {
+        fill::<O, true>(shift::<O, true>(landing, 1) & group, group)
+    }
 }
 
 /// The landing points of a ring at `from` in all six senses.

@@ -283,7 +283,7 @@ fn check_outcome(pos: &Position) {
 }
 
 /// The fast move generators (whole-board fills by sense, per-ring destinations,
-/// mobility, `can_move`) against the reference, for both players in any stage.
+/// mobility, `can_move`, flippable markers) against the reference, for both players in any stage.
 fn check_fast_generators(pos: &Position) {
     for color in Color::ALL {
         let moves = reference_moves(pos, color);
@@ -306,6 +306,14 @@ fn check_fast_generators(pos: &Position) {
         assert_eq!(by_sense, moves, "{color} in {pos:?}");
         assert_eq!(pos.mobility(color) as usize, moves.len());
         assert_eq!(pos.can_move(color), !moves.is_empty());
+        let flippable: Bitboard = moves
+            .iter()
+            .map(|a| match *a {
+                Action::Move { from, to } => pos.markers_between(from, to),
+                _ => Bitboard::EMPTY,
+            })
+            .fold(Bitboard::EMPTY, |a, b| a | b);
+        assert_eq!(pos.flippable(color), flippable, "{color} in {pos:?}");
         for ring in pos.rings(color) {
             let reference: Bitboard = moves
                 .iter()
