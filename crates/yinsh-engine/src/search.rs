@@ -476,6 +476,26 @@ fn main_loop(
     SearchResult { best, info }
 }
 
+/// How many plies a late quiet decision (the `index`-th in the order) is reduced by at
+/// `depth`: grows with the logarithms of both.
+#[inline]
+fn lmr(depth: i32, index: usize) -> i32 {
+    static TABLE: std::sync::OnceLock<[[u8; 64]; 64]> = std::sync::OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        let mut t = [[0u8; 64]; 64];
+        for (d, row) in t.iter_mut().enumerate().skip(1) {
+            for (i, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (0.5 + (d as f64).ln() * (i as f64).ln() / LMR_DIVISOR) as u8;
+            }
+        }
+        t
+    });
+    i32::from(table[(depth as usize).min(63)][index.min(63)]).max(1)
+}
+
+/// The divisor of the late-move reduction formula (larger: gentler reductions).
+const LMR_DIVISOR: f64 = 2.0;
+
 /// Whether an action costs a ply of depth.
 #[inline]
 fn consumes_depth(a: Action) -> bool {
@@ -699,11 +719,18 @@ impl<'a> Worker<'a> {
             let mut child = *pos;
             child.play_unchecked(a);
             let full = depth - i32::from(consumes_depth(a));
-            let quiet = i >= 4 && Some(a) != tt_move && !self.is_killer(ply, a);
-            // Late-move reduction: late, quiet ring moves are searched one ply shallower
-            // first, and again at full depth only if they look good.
-            let reduced = if depth >= 3 && quiet && matches!(a, Action::Move { .. }) {
-                full - 1
+            // Late-move reduction: late, quiet decisions are searched shallower first
+            // (the later in the order, the shallower), and again at full depth only if
+            // they look good. A move that makes a row is never quiet.
+            let quiet = i >= 3
+                && Some(a) != tt_move
+                && !self.is_killer(ply, a)
+                && !matches!(
+                    child.stage(),
+                    Stage::RemoveRow { .. } | Stage::RemoveRing { .. }
+                );
+            let reduced = if depth >= 2 && quiet && consumes_depth(a) {
+                (full - lmr(depth, i)).max(0)
             } else {
                 full
             };
