@@ -3,17 +3,19 @@
 //! The terms, all computed with whole-board bit operations (no loops over points):
 //!
 //! - **rings removed**, the score itself, by far the largest term;
-//! - **row potential**: every five-point window (123 of them) with no opposing piece,
-//!   weighted by how many of its points already show the player's markers; a window
-//!   with four markers and one of the player's own rings on the fifth point is a row
-//!   the player can complete by moving that ring away;
-//! - **threats** on the move: a ready row for the player to act is almost a ring; ready
-//!   rows of the opponent are dangerous but may still be broken by a flip;
-//! - **mobility**: the number of ring moves (weighted 0 by default: every weight tried
-//!   lost strength against the baseline, see docs/engine.md); rings on the central points
-//!   stand in for it;
-//! - **centrality** of the rings during placement and after;
-//! - **markers** on the board (potential rows, and flips the opponent must spend moves on).
+//! - **markers** on the board (material for rows, and flips the opponent must spend
+//!   moves on), less the **fragile** ones the opponent could flip with one ring move;
+//! - **row potential**: five-point windows with no opposing piece, weighted by how many
+//!   of their points already show the player's markers (only four counts by default); a
+//!   window with four markers and one of the player's own rings on the fifth point is a
+//!   ready row the player completes by moving that ring away;
+//! - **threats** on the move: a ready row for the player to act is almost a ring;
+//! - **ring placement**: rings on the central points count, rings on the edge count
+//!   against;
+//! - **mobility**: the number of ring moves (weighted 0 by default).
+//!
+//! The default weights are fitted to game results (docs/engine.md, "How the weights
+//! were chosen"; `examples/eval_features.rs` and `scripts/fit-eval.py`).
 
 use yinsh::{Bitboard, Color, Line, Position, Stage};
 
@@ -39,19 +41,26 @@ pub struct Weights {
     pub mobility: i32,
     /// Per ring on the central points (distance ≤ 2 from the centre).
     pub centre: i32,
+    /// Per ring on the board's edge (distance 5 from the centre).
+    pub edge: i32,
+    /// Per marker of the player that the opponent could flip with one ring move.
+    pub fragile: i32,
 }
 
 impl Default for Weights {
     fn default() -> Weights {
-        // Tuned by matches at 100 ms a move: self-play (60 games a change) and then
-        // against the UCT baseline (40 to 60 games a change); see docs/engine.md.
+        // Fitted to the results of 586 games by logistic regression and rounded, the
+        // small negative weights of windows with one to three markers left at 0; see
+        // docs/engine.md.
         Weights {
-            marker: 8,
-            window: [0, 2, 8, 30, 90],
-            ready_row: 220,
-            ready_on_move: 500,
+            marker: 70,
+            window: [0, 0, 0, 0, 35],
+            ready_row: 200,
+            ready_on_move: 320,
             mobility: 0,
-            centre: 80,
+            centre: 110,
+            edge: -100,
+            fragile: -70,
         }
     }
 }
@@ -80,6 +89,8 @@ const fn central(radius: i8) -> Bitboard {
 }
 
 const CENTRE: Bitboard = central(2);
+/// The 30 points of the board's rim.
+const EDGE: Bitboard = Bitboard(Bitboard::FULL.0 & !central(4).0);
 
 #[inline(always)]
 fn shr(bits: u128, n: u32) -> u128 {
@@ -150,28 +161,74 @@ pub fn windows(pos: &Position, color: Color) -> WindowCounts {
     counts
 }
 
+/// The raw terms of the evaluation for one player: what [`Weights`] multiply.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Features {
+    /// Rings the player has removed.
+    pub removed: u32,
+    /// The player's markers on the board.
+    pub markers: u32,
+    /// The player's windows (clean and ready).
+    pub windows: WindowCounts,
+    /// The player's rings on the central points.
+    pub centre: u32,
+    /// The player's rings on the board's edge.
+    pub edge: u32,
+    /// The player's ring moves (0 when not computed).
+    pub mobility: u32,
+    /// The player's markers that the opponent could flip with one ring move (0 when not
+    /// computed).
+    pub fragile: u32,
+}
+
+impl Features {
+    /// Every term of `color`, the costly ones (mobility, fragile markers) included.
+    pub fn of(pos: &Position, color: Color) -> Features {
+        Features::collect(pos, color, true, true)
+    }
+
+    fn collect(pos: &Position, color: Color, mobility: bool, fragile: bool) -> Features {
+        Features {
+            removed: u32::from(pos.removed(color)),
+            markers: pos.markers(color).count(),
+            windows: windows(pos, color),
+            centre: (pos.rings(color) & CENTRE).count(),
+            edge: (pos.rings(color) & EDGE).count(),
+            mobility: if mobility { pos.mobility(color) } else { 0 },
+            fragile: if fragile {
+                (pos.markers(color) & pos.flippable(!color)).count()
+            } else {
+                0
+            },
+        }
+    }
+
+    /// The weighted sum of the terms (without the bonus for a ready row on the move).
+    pub fn score(&self, w: &Weights) -> i32 {
+        let n = |x: u32| x as i32;
+        let mut s = n(self.removed) * RING
+            + n(self.markers) * w.marker
+            + n(self.windows.ready) * w.ready_row
+            + n(self.centre) * w.centre
+            + n(self.edge) * w.edge
+            + n(self.mobility) * w.mobility
+            + n(self.fragile) * w.fragile;
+        for k in 1..5 {
+            s += n(self.windows.clean[k]) * w.window[k];
+        }
+        s
+    }
+}
+
 /// The evaluation of `pos` for the player to act, in thousandths of a ring. Only for
 /// positions that are not over.
 pub fn evaluate(pos: &Position, w: &Weights) -> i32 {
     let me = pos.turn();
-    let side = |c: Color| -> (i32, WindowCounts) {
-        let wc = windows(pos, c);
-        let mut s = i32::from(pos.removed(c)) * RING;
-        s += pos.markers(c).count() as i32 * w.marker;
-        for n in 1..5 {
-            s += wc.clean[n] as i32 * w.window[n];
-        }
-        s += wc.ready as i32 * w.ready_row;
-        if w.mobility != 0 {
-            s += pos.mobility(c) as i32 * w.mobility;
-        }
-        s += (pos.rings(c) & CENTRE).count() as i32 * w.centre;
-        (s, wc)
-    };
-    let (mine, my_windows) = side(me);
-    let (theirs, _) = side(!me);
-    let mut score = mine - theirs;
-    if pos.stage() == Stage::Move && my_windows.ready > 0 {
+    // The costly terms are computed only when they count.
+    let side = |c| Features::collect(pos, c, w.mobility != 0, w.fragile != 0);
+    let (mine, theirs) = (side(me), side(!me));
+    let mut score = mine.score(w) - theirs.score(w);
+    if pos.stage() == Stage::Move && mine.windows.ready > 0 {
         score += w.ready_on_move;
     }
     score
@@ -230,6 +287,62 @@ mod tests {
                 assert_eq!(windows(&p, c), expect);
             }
         }
+    }
+
+    #[test]
+    fn evaluation_is_the_weighted_difference_of_the_features() {
+        let mut rng = yinsh::random::SplitMix64::new(5);
+        let all = Weights {
+            mobility: 3,
+            window: [0, 1, 2, 3, 4],
+            ..Weights::default()
+        };
+        for _ in 0..50 {
+            let mut p = Position::new();
+            for _ in 0..40 {
+                match yinsh::random::random_action(&p, &mut rng) {
+                    Some(a) => p.play_unchecked(a),
+                    None => break,
+                }
+            }
+            if p.is_over() {
+                continue;
+            }
+            for w in [Weights::default(), all] {
+                let (me, them) = (Features::of(&p, p.turn()), Features::of(&p, !p.turn()));
+                let bonus = if p.stage() == Stage::Move && me.windows.ready > 0 {
+                    w.ready_on_move
+                } else {
+                    0
+                };
+                assert_eq!(evaluate(&p, &w), me.score(&w) - them.score(&w) + bonus);
+            }
+        }
+    }
+
+    #[test]
+    fn fragile_markers_and_edge_rings_count_against() {
+        // White's marker e5 sits between Black's ring e4 and the empty e6: Black can
+        // flip it; White has no marker of Black's to flip.
+        let open = pos("W3/W6/W7/9/3Bw1W3/1B7/B9/B8/B7/7/W3 w move 0-0 3-3 4");
+        let f = Features::of(&open, Color::White);
+        assert_eq!(f.fragile, 1, "{f:?}");
+        assert_eq!(Features::of(&open, Color::Black).fragile, 0);
+        let w = Weights::default();
+        let mut no_fragile = w;
+        no_fragile.fragile = 0;
+        assert_eq!(
+            evaluate(&open, &no_fragile) - evaluate(&open, &w),
+            -w.fragile
+        );
+        // White's rings a2, b1, c1 and k7 are on the edge; so are Black's g2, h3, i4.
+        assert_eq!((f.edge, Features::of(&open, Color::Black).edge), (4, 3));
+        let mut no_edge = w;
+        no_edge.edge = 0;
+        let edge = (Features::of(&open, Color::White).edge as i32
+            - Features::of(&open, Color::Black).edge as i32)
+            * w.edge;
+        assert_eq!(evaluate(&open, &w) - evaluate(&open, &no_edge), edge);
     }
 
     #[test]
