@@ -194,7 +194,7 @@ pub fn level_settings(level: u8) -> LevelSettings {
     let (max_depth, max_nodes, noise) = match level.clamp(*LEVELS.start(), *LEVELS.end()) {
         1 => (1, None, 800),
         2 => (1, None, 250),
-        3 => (2, None, 150),
+        3 => (2, None, 250),
         4 => (2, None, 50),
         5 => (3, None, 50),
         6 => (4, None, 0),
