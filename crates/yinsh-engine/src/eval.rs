@@ -255,17 +255,23 @@ mod tests {
         Position::from_fen(fen).unwrap()
     }
 
+    /// The position after up to 40 random actions.
+    fn random_position(rng: &mut yinsh::random::SplitMix64) -> Position {
+        let mut p = Position::new();
+        for _ in 0..40 {
+            match yinsh::random::random_action(&p, rng) {
+                Some(a) => p.play_unchecked(a),
+                None => break,
+            }
+        }
+        p
+    }
+
     #[test]
     fn window_counts_match_a_direct_count() {
         let mut rng = yinsh::random::SplitMix64::new(3);
         for _ in 0..50 {
-            let mut p = Position::new();
-            for _ in 0..40 {
-                match yinsh::random::random_action(&p, &mut rng) {
-                    Some(a) => p.play_unchecked(a),
-                    None => break,
-                }
-            }
+            let p = random_position(&mut rng);
             for c in Color::ALL {
                 let mut expect = WindowCounts::default();
                 for row in yinsh::Row::all() {
@@ -298,13 +304,7 @@ mod tests {
             ..Weights::default()
         };
         for _ in 0..50 {
-            let mut p = Position::new();
-            for _ in 0..40 {
-                match yinsh::random::random_action(&p, &mut rng) {
-                    Some(a) => p.play_unchecked(a),
-                    None => break,
-                }
-            }
+            let p = random_position(&mut rng);
             if p.is_over() {
                 continue;
             }

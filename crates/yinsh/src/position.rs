@@ -629,20 +629,7 @@ impl Position {
     /// [`Position::ring_moving_to`]. Computed for all rings at once by shifting whole
     /// bitboards, which is several times faster than walking each ring's rays.
     pub fn destinations_by_direction(&self, color: Color) -> [Bitboard; 6] {
-        let markers = self.all_markers().0;
-        let empty = (!self.occupied()).0;
-        let own = self.rings[color].0;
-        const N: u32 = Line::Column.offset();
-        const E: u32 = Line::Row.offset();
-        const NE: u32 = Line::Diagonal.offset();
-        [
-            targets_along::<N, true>(own, empty, markers),
-            targets_along::<E, true>(own, empty, markers),
-            targets_along::<NE, true>(own, empty, markers),
-            targets_along::<N, false>(own, empty, markers),
-            targets_along::<E, false>(own, empty, markers),
-            targets_along::<NE, false>(own, empty, markers),
-        ]
+        in_six_senses!(targets_along, self, color)
     }
 
     /// Number of ring moves `color` has; the same as the count of ring moves in
@@ -658,20 +645,9 @@ impl Position {
     /// marker of a group a ring can jump (RULES.md M2, M4). Computed for all rings at
     /// once by shifting whole bitboards, like [`Position::destinations_by_direction`].
     pub fn flippable(&self, color: Color) -> Bitboard {
-        let markers = self.all_markers().0;
-        let empty = (!self.occupied()).0;
-        let own = self.rings[color].0;
-        const N: u32 = Line::Column.offset();
-        const E: u32 = Line::Row.offset();
-        const NE: u32 = Line::Diagonal.offset();
-        Bitboard(
-            jumped_along::<N, true>(own, empty, markers)
-                | jumped_along::<E, true>(own, empty, markers)
-                | jumped_along::<NE, true>(own, empty, markers)
-                | jumped_along::<N, false>(own, empty, markers)
-                | jumped_along::<E, false>(own, empty, markers)
-                | jumped_along::<NE, false>(own, empty, markers),
-        )
+        in_six_senses!(jumped_along, self, color)
+            .into_iter()
+            .fold(Bitboard::EMPTY, |all, sense| all | sense)
     }
 
     /// The ring that lands on `to` moving in sense `dir`: the first ring met walking
@@ -918,6 +894,29 @@ impl Position {
     }
 }
 
+/// Calls a whole-board generator `$f::<offset, forward>(own rings, empty, markers)` of
+/// one sense for each of the six senses (in the order of [`Direction::ALL`]) with the
+/// rings of `$color` in `$pos`.
+macro_rules! in_six_senses {
+    ($f:ident, $pos:expr, $color:expr) => {{
+        let markers = $pos.all_markers().0;
+        let empty = (!$pos.occupied()).0;
+        let own = $pos.rings[$color].0;
+        const N: u32 = Line::Column.offset();
+        const E: u32 = Line::Row.offset();
+        const NE: u32 = Line::Diagonal.offset();
+        [
+            $f::<N, true>(own, empty, markers),
+            $f::<E, true>(own, empty, markers),
+            $f::<NE, true>(own, empty, markers),
+            $f::<N, false>(own, empty, markers),
+            $f::<E, false>(own, empty, markers),
+            $f::<NE, false>(own, empty, markers),
+        ]
+    }};
+}
+use in_six_senses;
+
 /// Shifts a set `n` steps of grid offset `O`, forward or backward. The result may hold
 /// bits that are not board points; every caller intersects it with a set of board
 /// points. A one-step shift never carries a board point onto another board point across
@@ -946,6 +945,19 @@ const fn fill<const O: u32, const FORWARD: bool>(seeds: u128, through: u128) -> 
     reached
 }
 
+/// The points the rings `own` slide over moving in one sense (empty points up to the
+/// first piece), and the group of markers met right after the slide (or the ring).
+#[inline(always)]
+fn slide_and_group<const O: u32, const FORWARD: bool>(
+    own: u128,
+    empty: u128,
+    markers: u128,
+) -> (u128, u128) {
+    let slide = fill::<O, FORWARD>(shift::<O, FORWARD>(own, 1) & empty, empty);
+    let group = fill::<O, FORWARD>(shift::<O, FORWARD>(own | slide, 1) & markers, markers);
+    (slide, group)
+}
+
 /// The landing points of the rings `own` moving in one sense (RULES.md M2): slides
 /// over empty points, then one group of markers met right after the slide (or the ring
 /// itself) and the point behind it if it is empty.
@@ -955,8 +967,7 @@ fn targets_along<const O: u32, const FORWARD: bool>(
     empty: u128,
     markers: u128,
 ) -> Bitboard {
-    let slide = fill::<O, FORWARD>(shift::<O, FORWARD>(own, 1) & empty, empty);
-    let group = fill::<O, FORWARD>(shift::<O, FORWARD>(own | slide, 1) & markers, markers);
+    let (slide, group) = slide_and_group::<O, FORWARD>(own, empty, markers);
     Bitboard(slide | (shift::<O, FORWARD>(group, 1) & empty))
 }
 
@@ -964,16 +975,19 @@ fn targets_along<const O: u32, const FORWARD: bool>(
 /// slide over empty points, when the point behind it is empty (a group ending at a ring
 /// or at the board's edge cannot be jumped).
 #[inline(always)]
-fn jumped_along<const O: u32, const FORWARD: bool>(own: u128, empty: u128, markers: u128) -> u128 {
-    let slide = fill::<O, FORWARD>(shift::<O, FORWARD>(own, 1) & empty, empty);
-    let group = fill::<O, FORWARD>(shift::<O, FORWARD>(own | slide, 1) & markers, markers);
+fn jumped_along<const O: u32, const FORWARD: bool>(
+    own: u128,
+    empty: u128,
+    markers: u128,
+) -> Bitboard {
+    let (_, group) = slide_and_group::<O, FORWARD>(own, empty, markers);
     // Walk back from the landing points over the groups that lead to them.
     let landing = shift::<O, FORWARD>(group, 1) & empty;
-    if FORWARD {
+    Bitboard(if FORWARD {
         fill::<O, false>(shift::<O, false>(landing, 1) & group, group)
     } else {
         fill::<O, true>(shift::<O, true>(landing, 1) & group, group)
-    }
+    })
 }
 
 /// The landing points of a ring at `from` in all six senses.
