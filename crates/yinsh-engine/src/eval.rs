@@ -89,7 +89,7 @@ const fn central(radius: i8) -> Bitboard {
 }
 
 const CENTRE: Bitboard = central(2);
-/// The 30 points of the board's rim.
+/// The 24 points of the board's rim (the 61 others are within four steps of the centre).
 const EDGE: Bitboard = Bitboard(Bitboard::FULL.0 & !central(4).0);
 
 #[inline(always)]
@@ -335,6 +335,7 @@ mod tests {
             evaluate(&open, &no_fragile) - evaluate(&open, &w),
             -w.fragile
         );
+        assert_eq!((EDGE.count(), CENTRE.count()), (24, 19));
         // White's rings a2, b1, c1 and k7 are on the edge; so are Black's g2, h3, i4.
         assert_eq!((f.edge, Features::of(&open, Color::Black).edge), (4, 3));
         let mut no_edge = w;
