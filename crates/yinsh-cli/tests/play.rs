@@ -71,3 +71,29 @@ fn a_ring_point_shows_its_moves() {
     assert!(out.contains("Move a ring: from-to"), "{out}");
     assert!(out.contains("your ring on f6 can go to: "), "{out}");
 }
+
+#[test]
+fn full_strength_on_two_threads() {
+    let args = [
+        "play",
+        "--color",
+        "black",
+        "--level",
+        "10",
+        "--threads",
+        "2",
+        "--movetime",
+        "50",
+    ];
+    let out = check_success(&args, run_with_stdin(&args, "quit\n"));
+    assert!(out.contains("engine (white) places a ring on "), "{out}");
+}
+
+#[test]
+fn threads_must_be_at_least_one() {
+    let args = ["play", "--threads", "0"];
+    let out = run_with_stdin(&args, "quit\n");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--threads"), "{err}");
+}

@@ -57,6 +57,12 @@ pub struct PlayArgs {
     /// Seed of the lower levels' randomness; by default it changes with every game.
     #[arg(long, value_name = "S")]
     pub seed: Option<u64>,
+
+    /// Search threads of the engine (Lazy SMP); `--threads 2` uses both cores of a
+    /// 2-core machine (levels 1-5 search on one thread whatever this says).
+    #[arg(long, default_value_t = 1, value_name = "N",
+          value_parser = clap::value_parser!(u16).range(1..=64))]
+    pub threads: u16,
 }
 
 const HELP: &str = "\
@@ -81,6 +87,7 @@ pub fn play(args: &PlayArgs, mut input: impl BufRead, out: &mut dyn Write) -> an
     let rules = Rules::of(args.variant.into());
     let mut engine = Searcher::new();
     engine.set_level(args.level);
+    engine.set_threads(usize::from(args.threads));
     engine.set_seed(args.seed.unwrap_or_else(clock_seed));
     engine.new_game(rules);
     let limits = Limits {
