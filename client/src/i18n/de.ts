@@ -60,6 +60,7 @@ export const de: Record<Key, string> = {
   "table.start": "Starten",
   "table.bot": "Engine",
   "table.resign": "Aufgeben",
+  "table.resignConfirm": "Zum Aufgeben erneut klicken",
   "table.draw": "Remis anbieten",
   "table.takeback": "Zurücknehmen",
   "table.accept": "Annehmen",

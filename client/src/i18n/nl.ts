@@ -60,6 +60,7 @@ export const nl: Record<Key, string> = {
   "table.start": "Starten",
   "table.bot": "Engine",
   "table.resign": "Opgeven",
+  "table.resignConfirm": "Klik nogmaals om op te geven",
   "table.draw": "Remise aanbieden",
   "table.takeback": "Terugnemen",
   "table.accept": "Accepteren",

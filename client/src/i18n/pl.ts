@@ -60,6 +60,7 @@ export const pl: Record<Key, string> = {
   "table.start": "Rozpocznij",
   "table.bot": "Komputer",
   "table.resign": "Poddaj się",
+  "table.resignConfirm": "Kliknij ponownie, aby się poddać",
   "table.draw": "Zaproponuj remis",
   "table.takeback": "Cofnij",
   "table.accept": "Przyjmij",

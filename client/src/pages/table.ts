@@ -21,6 +21,8 @@ import { optionsForm } from "./lobby";
 import { describeOptions } from "./options";
 
 const COLORS: SeatColor[] = ["white", "black"];
+/** How long the resign button waits for the click that confirms. */
+const RESIGN_CONFIRM_MS = 4000;
 
 export function mountTable(root: HTMLElement, conn: Connection, id: string): () => void {
   let view: TableView | null = null;
@@ -269,9 +271,31 @@ export function mountTable(root: HTMLElement, conn: Connection, id: string): () 
       }
       button("table.draw", "draw", () => void command({ command: "draw" }));
       button("table.takeback", "takeback", () => void command({ command: "takeback" }));
-      button("table.resign", "resign", () => void command({ command: "resign" }));
+      buttons.push(resignButton());
     }
     replace(controls, buttons);
+  }
+
+  /** Resigning takes two clicks: the first asks for a second within a few seconds. */
+  function resignButton(): HTMLElement {
+    const b = h("button", { type: "button", "data-testid": "resign" }, t("table.resign"));
+    let timer: number | undefined;
+    b.onclick = () => {
+      if (b.dataset.confirm) {
+        window.clearTimeout(timer);
+        void command({ command: "resign" });
+        return;
+      }
+      b.dataset.confirm = "true";
+      b.classList.add("confirm");
+      b.textContent = t("table.resignConfirm");
+      timer = window.setTimeout(() => {
+        delete b.dataset.confirm;
+        b.classList.remove("confirm");
+        b.textContent = t("table.resign");
+      }, RESIGN_CONFIRM_MS);
+    };
+    return b;
   }
 
   /** The options form: seated players change the options between games. */
