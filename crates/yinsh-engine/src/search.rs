@@ -142,6 +142,17 @@ impl TransTable {
     }
 }
 
+/// The transposition table's key of a position: its hash, and with a turn limit also
+/// the ring moves played, since two positions that differ only in that count are then
+/// different games (the position hash leaves it out). The rules are the same for every
+/// position of a search: the table is cleared when a game starts.
+fn table_key(pos: &Position) -> u64 {
+    match pos.rules().turn_limit {
+        None => pos.hash(),
+        Some(_) => pos.hash() ^ u64::from(pos.ring_moves()).wrapping_mul(0x9e37_79b9_7f4a_7c15),
+    }
+}
+
 /// Win scores are stored relative to the node, not the root.
 fn to_table(score: i32, ply: usize) -> i32 {
     if score >= WIN_BOUND {
@@ -587,7 +598,7 @@ impl<'a> Worker<'a> {
         self.partial_best = None;
         self.abort = false;
         let mut actions = pos.legal_actions();
-        let tt_move = first.or_else(|| self.shared.tt.probe(pos.hash()).and_then(|e| e.action));
+        let tt_move = first.or_else(|| self.shared.tt.probe(table_key(pos)).and_then(|e| e.action));
         self.order(pos, &mut actions, tt_move, 0);
         let mut alpha = -INF;
         let beta = INF;
@@ -620,7 +631,7 @@ impl<'a> Worker<'a> {
         }
         let best = best?;
         self.shared.tt.store(
-            pos.hash(),
+            table_key(pos),
             Entry {
                 score: to_table(alpha, 0),
                 depth: depth as u8,
@@ -694,7 +705,7 @@ impl<'a> Worker<'a> {
         if (depth <= 0 && !removal) || ply >= MAX_PLY - 1 {
             return eval::evaluate(pos, &self.weights);
         }
-        let key = pos.hash();
+        let key = table_key(pos);
         let mut tt_move = None;
         if let Some(e) = self.shared.tt.probe(key) {
             tt_move = e.action;
@@ -833,4 +844,22 @@ fn placement_guess(p: Point) -> i32 {
     let dc = i32::from(p.col()) - 5;
     let dr = i32::from(p.row()) - 5;
     -(dc.abs().max(dr.abs()).max((dc - dr).abs()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_ring_move_count_keys_the_table_only_with_a_turn_limit() {
+        let board = "W3/W6/W7/9/2wwwwW3/1B7/B9/B8/B7/B6/W3 w move 0-0 3-3";
+        let pos = |moves: &str| Position::from_fen(&format!("{board} {moves}")).unwrap();
+        // The position hash leaves the count out.
+        assert_eq!(pos("4").hash(), pos("6").hash());
+        assert_eq!(table_key(&pos("4")), table_key(&pos("6")));
+        assert_eq!(table_key(&pos("4")), pos("4").hash());
+        // With a turn limit the same board four or six ring moves in is another game.
+        assert_ne!(table_key(&pos("4/20")), table_key(&pos("6/20")));
+        assert_eq!(table_key(&pos("4/20")), table_key(&pos("4/20")));
+    }
 }
