@@ -133,9 +133,35 @@ export function mountLobby(root: HTMLElement, conn: Connection): () => void {
       h("h2", {}, t("lobby.create")),
       form.el,
       message,
+      sessionBox(),
     ),
   );
   return stop;
+}
+
+/** "Sign out other devices": the session gets a new token (`POST /api/session/rotate`);
+ * every other holder of the old cookie becomes a new guest, this browser keeps the name
+ * (its own connection is closed by the server and comes back with the new cookie). */
+function sessionBox(): HTMLElement {
+  const result = h("p", { role: "status", "data-testid": "rotate-result" });
+  const button = h("button", { type: "button", "data-testid": "rotate-session" }, t("session.rotate"));
+  button.onclick = async () => {
+    button.disabled = true;
+    try {
+      const response = await fetch("/api/session/rotate", { method: "POST" });
+      if (response.ok) {
+        result.textContent = t("session.rotated");
+      } else {
+        const body = (await response.json().catch(() => null)) as { error?: string } | null;
+        result.textContent = t("session.failed", { reason: body?.error ?? String(response.status) });
+      }
+    } catch (e) {
+      result.textContent = t("session.failed", { reason: String(e) });
+    } finally {
+      button.disabled = false;
+    }
+  };
+  return h("div", { class: "session" }, h("h2", {}, t("session.title")), h("p", {}, t("session.explain")), button, result);
 }
 
 /** The table options form (also used at the table between games). */
