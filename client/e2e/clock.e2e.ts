@@ -2,19 +2,11 @@
 // chat; white places a ring, black lets the clock run out. Takes a minute of real time.
 
 import { expect, test } from "@playwright/test";
-import { boardOf, expectMyTurn, expectNoPageErrors, hit, newPlayer, screenshot, sitDown, tableIdOf, typeInChat } from "./helpers";
+import { boardOf, expectMyTurn, expectNoPageErrors, hit, screenshot, seatedPair, typeInChat } from "./helpers";
 
 test("a player who lets the clock run out loses on time", async ({ browser }) => {
   test.setTimeout(150_000);
-  const white = await newPlayer(browser);
-  const black = await newPlayer(browser);
-
-  await white.page.getByTestId("create-table").click();
-  const table = await tableIdOf(white.page);
-  const whiteName = await sitDown(white.page, "white");
-  await black.page.goto(`/#/table/${table}`);
-  await sitDown(black.page, "black");
-  await expect(white.page.getByTestId("start")).toBeVisible();
+  const { white, black, whiteName } = await seatedPair(browser);
 
   // The option, typed as a slash command: the server answers in the chat, both tables show it.
   await typeInChat(white.page, "/option time 1+0");

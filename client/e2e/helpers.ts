@@ -50,6 +50,19 @@ export async function sitDown(page: Page, color: Color): Promise<string> {
   return name;
 }
 
+/** Two guests at a new table (white created it), both seated; the game not started. */
+export async function seatedPair(browser: Browser): Promise<{ white: Player; black: Player; whiteName: string }> {
+  const white = await newPlayer(browser);
+  const black = await newPlayer(browser);
+  await white.page.getByTestId("create-table").click();
+  const table = await tableIdOf(white.page);
+  const whiteName = await sitDown(white.page, "white");
+  await black.page.goto(`/#/table/${table}`);
+  await sitDown(black.page, "black");
+  await expect(white.page.getByTestId("start")).toBeVisible();
+  return { white, black, whiteName };
+}
+
 export function expectNoPageErrors(...players: Player[]): void {
   for (const p of players) expect(p.errors, "uncaught errors in the page").toEqual([]);
 }

@@ -2,16 +2,10 @@
 // granted, and a resignation, which takes a second click to confirm.
 
 import { expect, test } from "@playwright/test";
-import { boardOf, expectMyTurn, expectNoPageErrors, expectPieces, hit, newPlayer, screenshot, sitDown, tableIdOf } from "./helpers";
+import { boardOf, expectMyTurn, expectNoPageErrors, expectPieces, hit, screenshot, seatedPair } from "./helpers";
 
 test("draw offer, takeback and resignation by their buttons", async ({ browser }) => {
-  const white = await newPlayer(browser);
-  const black = await newPlayer(browser);
-  await white.page.getByTestId("create-table").click();
-  const table = await tableIdOf(white.page);
-  const whiteName = await sitDown(white.page, "white");
-  await black.page.goto(`/#/table/${table}`);
-  await sitDown(black.page, "black");
+  const { white, black, whiteName } = await seatedPair(browser);
   await white.page.getByTestId("start").click();
   await expectMyTurn(white.page, "place");
 
@@ -52,13 +46,7 @@ test("draw offer, takeback and resignation by their buttons", async ({ browser }
 });
 
 test("an unconfirmed resignation lapses", async ({ browser }) => {
-  const white = await newPlayer(browser);
-  const black = await newPlayer(browser);
-  await white.page.getByTestId("create-table").click();
-  const table = await tableIdOf(white.page);
-  await sitDown(white.page, "white");
-  await black.page.goto(`/#/table/${table}`);
-  await sitDown(black.page, "black");
+  const { white, black } = await seatedPair(browser);
   await white.page.getByTestId("start").click();
   await expectMyTurn(white.page, "place");
 
