@@ -165,3 +165,36 @@ fn answers_a_forced_pass() {
     assert_eq!(pos.legal_actions().as_slice(), [Action::Pass]);
     assert_eq!(best(&pos, 3).0, Action::Pass);
 }
+
+#[test]
+fn the_last_marker_ends_the_game_without_a_pass_to_search() {
+    // One marker is left in both positions (from games that wall a player in), and no
+    // ring move makes a row that counts: the move that places the last marker ends the
+    // game at once (RULES.md E2/E3), also when it leaves the opponent without a move,
+    // so the result is one action away, never two (move, then a pass).
+    //
+    // White, 0-2 down, loses with every move; 10 of its 17 moves wall Black in.
+    let behind = Position::from_fen(
+        "wbw1/1bw2w1/wb1b4/bb1ww4/bw1bw5/wWbw1w1ww/BBwbWwbwwW/wwww3Ww/bwWwwbbB/bb1bbbb/bwbb \
+         w move 0-2 3-3 60",
+    )
+    .unwrap();
+    assert_eq!(behind.pool(), 1);
+    let (a, score) = best(&behind, 3);
+    assert!(behind.is_legal(a), "{a}");
+    assert_eq!(score, Score::Win(-1));
+    // Black, 2-1 up, wins with any move that makes no row (f9-i9 walls White in).
+    let ahead = Position::from_fen(
+        "3b/2b1ww1/bB2b2b/wbb1bw3/wWwBbwb3/wwbwbb1B1/bwwbb5/wwbwwb1w1/Wbwww1ww/wbwwWww/wwWw \
+         b move 1-2 3-3 65",
+    )
+    .unwrap();
+    let (a, score) = best(&ahead, 3);
+    assert_eq!(score, Score::Win(1));
+    let mut end = ahead;
+    end.play(a).unwrap();
+    assert_eq!(end.outcome().and_then(|o| o.winner), Some(Color::Black));
+    let mut walled = ahead;
+    walled.play("f9-i9".parse().unwrap()).unwrap();
+    assert!(walled.is_over() && !walled.can_move(Color::White));
+}

@@ -27,7 +27,8 @@ pub type Actions = ArrayVec<Action, MAX_ACTIONS>;
 pub enum Stage {
     /// Place a ring (setup, RULES.md S2).
     Place,
-    /// Move a ring, or pass when none can move (RULES.md M1–M4, E3).
+    /// Move a ring, or pass when none can move (RULES.md M1–M4, E3). Never with an
+    /// empty pool: that ends the game first (E2).
     Move,
     /// Choose one of the player's rows to remove (RULES.md R2–R4).
     RemoveRow {
@@ -305,9 +306,9 @@ impl Position {
 
     /// Checks a setup and turns it into a position.
     ///
-    /// A setup at the [`Stage::Move`] whose player must take a marker from an empty pool,
-    /// or in which nobody can move, or which reached the turn limit, becomes the finished
-    /// game it is.
+    /// A setup at the [`Stage::Move`] with an empty pool (whether its player could move
+    /// or not), or in which nobody can move, or which reached the turn limit, becomes the
+    /// finished game it is.
     pub fn from_setup(setup: Setup) -> Result<Position, SetupError> {
         let Setup {
             rings,
@@ -857,10 +858,11 @@ impl Position {
         }
     }
 
-    /// The player to act is about to move a ring. The game ends when the turn limit is
-    /// reached (V4) or nobody can move (E4); a player who cannot move passes (E3) and so
-    /// takes no marker; otherwise the player must take a marker, and an empty pool ends
-    /// the game (E2).
+    /// Every removal is done and the player to act is about to move a ring (or pass).
+    /// The game ends when the turn limit is reached (V4), when nobody can move (E4), or
+    /// when the pool is empty (E2): then the last marker has been placed and whether
+    /// the player could move does not matter, so no pass is played first (E3).
+    /// Otherwise a player who cannot move passes (E3).
     fn begin_move(&mut self) {
         self.stage = Stage::Move;
         if self
@@ -869,10 +871,8 @@ impl Position {
             .is_some_and(|limit| self.ring_moves >= limit)
         {
             self.finish_on_score(EndReason::TurnLimit);
-        } else if !self.can_move(self.turn) {
-            if !self.can_move(!self.turn) {
-                self.finish_on_score(EndReason::NoMoves);
-            }
+        } else if !self.can_move(self.turn) && !self.can_move(!self.turn) {
+            self.finish_on_score(EndReason::NoMoves);
         } else if self.pool() == 0 {
             self.finish_on_score(EndReason::PoolExhausted);
         }
@@ -1053,6 +1053,154 @@ impl fmt::Debug for Position {
 mod tests {
     use super::*;
     use crate::random::{SplitMix64, random_action};
+
+    fn points(names: &str) -> Bitboard {
+        names
+            .split_whitespace()
+            .map(|n| n.parse::<Point>().unwrap())
+            .collect()
+    }
+
+    /// One marker left in the pool, Black to move. White's rings a2 a3 a4 (two
+    /// removed) are boxed in by Black's a5 b2 b3 b4 b5; 50 markers stand right of
+    /// column d, coloured so that they make no row (White where column + row is a
+    /// multiple of 3).
+    fn last_marker_white_boxed_in() -> Position {
+        let mut setup = Setup {
+            rings: ByColor {
+                white: points("a2 a3 a4"),
+                black: points("a5 b2 b3 b4 b5"),
+            },
+            removed: ByColor { white: 2, black: 0 },
+            turn: Color::Black,
+            stage: Stage::Move,
+            ring_moves: 60,
+            ..Setup::empty(Rules::STANDARD)
+        };
+        for p in Point::ALL.into_iter().filter(|p| p.col() > 3).take(50) {
+            if (p.col() + p.row()) % 3 == 0 {
+                setup.markers.white.add(p);
+            } else {
+                setup.markers.black.add(p);
+            }
+        }
+        let pos = Position::from_setup(setup).unwrap();
+        assert_eq!((pos.pool(), pos.stage()), (1, Stage::Move));
+        assert!(!pos.can_move(Color::White) && pos.can_move(Color::Black));
+        pos
+    }
+
+    /// RULES.md E2/E3: the last marker ends the game at once, also when the next
+    /// player could not move: no pass comes first.
+    #[test]
+    fn the_last_marker_ends_the_game_before_a_blocked_player_passes() {
+        let mut pos = last_marker_white_boxed_in();
+        // a5-b6 leaves a marker on a5: a4 stays walled in.
+        pos.play(Action::Move {
+            from: "a5".parse().unwrap(),
+            to: "b6".parse().unwrap(),
+        })
+        .unwrap();
+        assert_eq!(pos.pool(), 0);
+        assert!(!pos.can_move(Color::White) && pos.can_move(Color::Black));
+        assert_eq!(pos.stage(), Stage::Over);
+        assert_eq!(
+            pos.outcome(),
+            Some(Outcome {
+                winner: Some(Color::White),
+                reason: EndReason::PoolExhausted
+            })
+        );
+        assert!(pos.legal_actions().is_empty());
+        assert_eq!(pos.check(Action::Pass), Err(IllegalReason::GameOver));
+        assert_eq!(pos.hash(), pos.hash_from_scratch());
+    }
+
+    /// Every ring move from the scene places the last marker. One that makes a row
+    /// leaves a removal pending, which refills the pool: the game goes on. Every other
+    /// one ends the game, whether it leaves White boxed in or frees a ring (after
+    /// b5-b6, a4 can jump the marker on b5 to c6).
+    #[test]
+    fn every_last_marker_ends_the_game_unless_a_removal_is_pending() {
+        let pos = last_marker_white_boxed_in();
+        let (mut rows, mut freed, mut boxed) = (0, 0, 0);
+        for action in pos.legal_actions() {
+            let mut child = pos;
+            child.play_unchecked(action);
+            assert_eq!(child.pool(), 0);
+            if matches!(child.stage(), Stage::RemoveRow { .. }) {
+                assert_eq!(child.outcome(), None, "{action}");
+                rows += 1;
+                continue;
+            }
+            assert_eq!(
+                child.outcome().map(|o| o.reason),
+                Some(EndReason::PoolExhausted),
+                "{action}"
+            );
+            if child.can_move(Color::White) {
+                freed += 1;
+            } else {
+                boxed += 1;
+            }
+        }
+        assert!(rows > 0 && freed > 0 && boxed > 0, "{rows} {freed} {boxed}");
+    }
+
+    /// A setup at the move stage with an empty pool is a finished game, whether its
+    /// player could move or not.
+    #[test]
+    fn an_empty_pool_at_the_move_stage_is_a_finished_game() {
+        let mut setup = last_marker_white_boxed_in().to_setup();
+        setup.markers.black.add("c8".parse().unwrap());
+        for turn in Color::ALL {
+            let pos = Position::from_setup(Setup { turn, ..setup }).unwrap();
+            assert_eq!(pos.stage(), Stage::Over, "{turn}");
+            assert_eq!(pos.outcome().unwrap().reason, EndReason::PoolExhausted);
+        }
+    }
+
+    /// With an empty pool and both players walled in, E4 gives the reason, as before.
+    #[test]
+    fn an_empty_pool_with_both_players_walled_in_ends_by_e4() {
+        // White a2 and Black a3 (four removed each, targets of five), walled in by each
+        // other and by marker groups that run to the edge; 20 more markers elsewhere.
+        let walls = points(
+            "a4 a5 b2 c2 d2 e2 f2 g2 b3 c3 d3 e3 f3 g3 h3 \
+             c4 d5 e6 f7 g8 h9 i10 j11 b4 c5 d6 e7 f8 g9 h10 i11",
+        );
+        let mut setup = Setup {
+            rings: ByColor {
+                white: points("a2"),
+                black: points("a3"),
+            },
+            removed: ByColor { white: 4, black: 4 },
+            stage: Stage::Move,
+            ..Setup::empty(Rules::STANDARD.with_targets(5, 5))
+        };
+        let taken = walls | setup.rings.white | setup.rings.black;
+        let filler = Point::ALL
+            .into_iter()
+            .filter(|&p| !taken.contains(p))
+            .take(20);
+        for p in walls.into_iter().chain(filler) {
+            if (p.col() + p.row()) % 3 == 0 {
+                setup.markers.white.add(p);
+            } else {
+                setup.markers.black.add(p);
+            }
+        }
+        let pos = Position::from_setup(setup).unwrap();
+        assert_eq!(pos.pool(), 0);
+        assert!(!pos.can_move(Color::White) && !pos.can_move(Color::Black));
+        assert_eq!(
+            pos.outcome(),
+            Some(Outcome {
+                winner: None,
+                reason: EndReason::NoMoves
+            })
+        );
+    }
 
     /// The two move generators (per-ring rays, and whole-board fills by sense) agree,
     /// and `ring_moving_to` finds the ring of every move.

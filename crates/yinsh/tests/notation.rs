@@ -5,7 +5,7 @@ use yinsh::notation::record::{GameResult, Record, RecordError, Termination, Time
 use yinsh::notation::token::parse_list;
 use yinsh::notation::turn::{self, NumberedTurn, Turn};
 use yinsh::random::{SplitMix64, random_action};
-use yinsh::{Action, Color, Position, Rules, Stage};
+use yinsh::{Action, Color, IllegalReason, Position, Rules, Stage};
 
 /// White builds c3–c7 with one ring and takes it with k10 (an own row, "after").
 const OWN_ROW: &str = "c3 a2 k10 a5 i4 b7 j5 e10 g2 h11 c3-c4 a2-a3 c4-c5 a3-a4 c5-c6 \
@@ -15,6 +15,18 @@ const OWN_ROW: &str = "c3 a2 k10 a5 i4 b7 j5 e10 g2 h11 c3-c4 a2-a3 c4-c5 a3-a4 
 /// removes before their own ring move (a row "before").
 const FORCED_ROW: &str = "c3 c5 c6 a2 k10 e10 i4 h11 j5 a5 c3-c4 c5-b5 c4-b4 a2-a3 \
                           c6-c7 a3-a4 c7-c8 b5-d5 xc3-c7 xk10 b4-b3";
+
+/// A standard game (from a seeded game that walls Black in; Black passes twice on the
+/// way, RULES.md E3): one marker is left, and White's `f3-e3` places it without making
+/// a row and leaves Black, 2 rings to 0 ahead, without a ring move. The game ends there
+/// (E2/E3): Black wins.
+pub const LAST_MARKER_GAME: &str = "h6 e3 h3 j8 g10 k8 d4 g4 g6 g3 h3-h4 j8-g8 d4-e4 g8-c4 h6-h5 e3-e1 \
+                                h5-d5 c4-c1 e4-e2 e1-d1 g10-g9 g3-d3 e2-c2 c1-d2 c2-b2 g4-g2 g9-f9 \
+                                d1-b1 f9-f2 k8-f3 h4-j6 d3-f5 f2-i5 f5-f4 d5-g5 f4-i4 j6-i6 i4-j5 \
+                                b2-b6 j5-j7 i6-i7 j7-k7 i7-g7 k7-k9 b6-b3 d2-a2 g7-f7 k9-k10 i5-i8 \
+                                k10-j9 b3-a3 f3-c3 xf3-j7 xa2 a3-a2 j9-i9 g5-e5 i9-j10 f7-f10 j10-i10 \
+                                a2-a4 i10-j11 a4-h11 c3-f3 i8-i6 f3-g4 xc3-g3 xb1 e5-h5 g4-g3 h5-f3 \
+                                j11-i11 f10-h10 pass h11-g11 pass";
 
 fn actions(tokens: &str) -> Vec<Action> {
     parse_list(tokens).unwrap_or_else(|e| panic!("{e}"))
@@ -524,5 +536,69 @@ fn an_illegal_action_inside_a_turn_is_written_in_that_turn() {
             "turn 19: illegal action xc4-c8: those points are not a row of the player's markers"
         ),
         "{err}"
+    );
+}
+
+#[test]
+fn a_pass_after_the_last_marker_is_refused() {
+    // The last marker ends the game at once, also when the next player could not move
+    // (RULES.md E2/E3). Records written under the old E3 had the boxed-in player pass
+    // first; that pass is now an action after the end of the game and is refused.
+    let list = actions(&format!("{LAST_MARKER_GAME} f3-e3"));
+    let mut end = Position::new();
+    for &action in &list {
+        end.play(action).unwrap();
+    }
+    assert!(!end.can_move(Color::Black));
+    let outcome = end.outcome().unwrap();
+    assert_eq!(outcome.winner, Some(Color::Black));
+    let record = Record::default()
+        .with_actions(list.clone())
+        .with_result(Some(outcome.into()));
+    assert_eq!(
+        record.result.unwrap().termination,
+        Termination::PoolExhausted
+    );
+    assert_eq!(record.replay().unwrap(), end);
+    let text = record.to_string();
+    assert!(text.contains("[Termination \"pool exhausted\"]"), "{text}");
+    // Black, walled in, passed twice while markers were left (E3); the record ends with
+    // White's last marker.
+    let last = record.turns().unwrap().last().unwrap().number;
+    assert!(text.contains("70.pass 71.h11-g11 72.pass "), "{text}");
+    assert!(text.ends_with(&format!(" {last}.f3-e3 0-1\n")), "{text}");
+    assert_eq!(Record::parse(&text).unwrap(), record);
+
+    // The same record with the superfluous pass: Black's turn after White's last.
+    let body = text.trim_end().strip_suffix("0-1").unwrap().trim_end();
+    let old = format!("{body} {}.pass 0-1\n", last + 1);
+    let line = old.lines().count();
+    let err = Record::parse(&old).unwrap_err();
+    match &err {
+        RecordError::Illegal {
+            line: at,
+            turn,
+            illegal,
+        } => {
+            assert_eq!((*at, *turn), (Some(line), last + 1));
+            assert_eq!(illegal.action, Action::Pass);
+            assert_eq!(illegal.reason, IllegalReason::GameOver);
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "line {line}: turn {}: illegal action pass: the game is over",
+            last + 1
+        )
+    );
+    // Replaying the actions refuses it the same way.
+    let mut with_pass = list;
+    with_pass.push(Action::Pass);
+    let err = record.with_actions(with_pass).replay().unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        format!("turn {}: illegal action pass: the game is over", last + 1)
     );
 }

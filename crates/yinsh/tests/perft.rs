@@ -169,3 +169,66 @@ fn blitz_ends_with_the_first_ring_removed() {
     assert_eq!(perft(&blitz, 2), perft(&standard, 2));
     assert_eq!(perft(&blitz, 3), 0);
 }
+
+/// The lines of `perft-extra.txt` under the headers `# <variant> last marker, next
+/// player boxed in`: the variant, the tokens, the depth and the count.
+fn boxed_in_after_the_last_marker() -> Vec<(Variant, Vec<String>, u32, u64)> {
+    let mut out = Vec::new();
+    let mut in_section = false;
+    for line in include_str!("fixtures/perft-extra.txt")
+        .lines()
+        .map(str::trim)
+    {
+        if line.starts_with("# standard ") || line.starts_with("# blitz ") {
+            in_section = line.ends_with("last marker, next player boxed in");
+        } else if in_section && !line.is_empty() && !line.starts_with('#') {
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            out.push((
+                fields[0].parse().unwrap(),
+                fields[3..].iter().map(|t| t.to_string()).collect(),
+                fields[1].parse().unwrap(),
+                fields[2].parse().unwrap(),
+            ));
+        }
+    }
+    out
+}
+
+#[test]
+fn perft_counts_no_pass_after_the_last_marker() {
+    // One marker is left; every ring move places it. A move that makes a row goes on to
+    // the removal; every other move ends the game at once (RULES.md E2/E3), also when
+    // it leaves the next player without a ring move, so no pass follows and the move
+    // is a leaf. Counted here by hand: perft 2 is the sum over the row-making moves of
+    // their row choices, and the boxed-in moves, which under the old E3 counted one
+    // pass each, count nothing.
+    let lines = boxed_in_after_the_last_marker();
+    assert_eq!(lines.len(), 4);
+    for (variant, tokens, depth, count) in lines {
+        let tokens: Vec<&str> = tokens.iter().map(String::as_str).collect();
+        let pos = position_after(variant, &tokens);
+        assert_eq!((pos.pool(), pos.stage()), (1, Stage::Move));
+        let (mut boxed_in, mut by_hand) = (0, 0);
+        for action in pos.legal_actions() {
+            assert!(matches!(action, Action::Move { .. }));
+            let mut child = pos;
+            child.play(action).unwrap();
+            assert_eq!(child.pool(), 0);
+            if matches!(child.stage(), Stage::RemoveRow { .. }) {
+                by_hand += child.legal_actions().len() as u64;
+                continue;
+            }
+            assert!(child.is_over(), "{action} after {tokens:?}");
+            assert_eq!(perft(&child, 1), 0);
+            boxed_in += usize::from(!child.can_move(child.turn()));
+        }
+        assert!(boxed_in > 0, "the line leaves someone boxed in: {tokens:?}");
+        let expected = match depth {
+            1 => pos.legal_actions().len() as u64,
+            2 => by_hand,
+            _ => unreachable!("depth 1 or 2"),
+        };
+        assert_eq!(expected, count, "after {tokens:?}");
+        assert_eq!(perft(&pos, depth), count);
+    }
+}

@@ -11,7 +11,10 @@
 //!   `hash_from_scratch()`; position strings and action tokens round-trip;
 //! - markers on the board plus the pool is 51 and the ring moves account for every
 //!   marker placed; no game has more than 71 ring moves (E6); every game ends with an
-//!   outcome that agrees with its reason.
+//!   outcome that agrees with its reason;
+//! - the end of the game agrees with a reference judged from the board and the score
+//!   (E1, E2, E4, V4): in particular, an empty pool with no removal pending is always a
+//!   finished game, whether or not the player to act could move (E3: no pass first).
 //!
 //! The whole file runs in under ten seconds in a debug build.
 
@@ -118,8 +121,40 @@ fn reference_rows(pos: &Position, color: Color) -> HashSet<Action> {
         .collect()
 }
 
-/// The legal actions a slow reference expects, for the stages it can judge alone.
+/// Whether the game is over, judged from the board, the score and the rules (RULES.md
+/// E1, E2, E4, V4) rather than from the library's stage, which only tells whether a
+/// removal is pending. The game is over when a player has reached their target, or
+/// when no removal is pending (everything between two ring moves is done) and the
+/// turn limit is reached, the pool is empty (E2: even when the player to act could not
+/// move, E3), or neither player has a ring move (E4).
+fn reference_is_over(pos: &Position) -> bool {
+    let rules = pos.rules();
+    if Color::ALL
+        .into_iter()
+        .any(|c| pos.removed(c) >= rules.targets[c])
+    {
+        return true;
+    }
+    match pos.stage() {
+        Stage::Place | Stage::RemoveRow { .. } | Stage::RemoveRing { .. } => false,
+        Stage::Move | Stage::Over => {
+            rules.turn_limit.is_some_and(|l| pos.ring_moves() >= l)
+                || pos.pool() == 0
+                || Color::ALL
+                    .into_iter()
+                    .all(|c| reference_moves(pos, c).is_empty())
+        }
+    }
+}
+
+/// The legal actions a slow reference expects, for the stages it can judge alone; none
+/// when [`reference_is_over`] says the game is over.
 fn reference_actions(pos: &Position) -> HashSet<Action> {
+    let over = reference_is_over(pos);
+    assert_eq!(over, pos.is_over(), "the end of the game in {pos:?}");
+    if over {
+        return HashSet::new();
+    }
     match pos.stage() {
         Stage::Place => (!pos.occupied()).into_iter().map(Action::Place).collect(),
         Stage::Move => {
@@ -136,7 +171,7 @@ fn reference_actions(pos: &Position) -> HashSet<Action> {
             .into_iter()
             .map(Action::RemoveRing)
             .collect(),
-        Stage::Over => HashSet::new(),
+        Stage::Over => unreachable!("checked above"),
     }
 }
 
@@ -221,13 +256,22 @@ fn check_invariants(pos: &Position) {
         assert!(pos.rings(c).count() + u32::from(pos.removed(c)) <= 5);
     }
     assert_eq!(pos.hash(), pos.hash_from_scratch(), "{pos:?}");
+    // E2, E3: an empty pool with no removal pending ends the game at once, also when
+    // the player to act could not move (no pass comes first).
+    if pos.pool() == 0 {
+        match pos.stage() {
+            Stage::RemoveRow { .. } | Stage::RemoveRing { .. } => {}
+            _ => assert!(pos.is_over(), "an empty pool and the game goes on: {pos:?}"),
+        }
+    }
     let me = pos.turn();
     match pos.stage() {
         Stage::Place => assert_eq!(pos.all_markers(), Bitboard::EMPTY),
         Stage::Move => {
             // R5: all removals are done before a ring move.
             assert!(!pos.has_row(Color::White) && !pos.has_row(Color::Black));
-            assert!(pos.pool() > 0);
+            // E2: a ring move or a pass is only ever asked for with a marker left.
+            assert!(pos.pool() > 0, "{pos:?}");
             assert!(pos.can_move(me) || pos.can_move(!me), "E4: {pos:?}");
         }
         Stage::RemoveRow { after_move } => {
@@ -556,6 +600,108 @@ proptest! {
             Err(e) => panic!("{after}: {e}"),
         }
     }
+}
+
+/// A board with one marker left in the pool, at the move stage: 50 markers on random
+/// points, coloured so that they make no row (White where column + row is a multiple
+/// of 3) and then a few flipped at random, so that moves make rows now and then. In
+/// every other board the rings stand at random; in the others White's a2 a3 a4 (two
+/// removed) are boxed in by Black's a5 b2 b3 b4 b5 and Black is to move, so that the
+/// last marker often leaves White without a move.
+fn last_marker_setup(seed: u64) -> Setup {
+    let mut rng = SplitMix64::new(seed);
+    let mut setup = Setup::empty(Rules::STANDARD);
+    setup.stage = Stage::Move;
+    let point = |name: &str| name.parse::<Point>().unwrap();
+    let mut points = Point::ALL.to_vec();
+    if seed % 2 == 0 {
+        for i in (1..points.len()).rev() {
+            points.swap(i, rng.below(i + 1));
+        }
+        setup.rings.white = points[..5].iter().copied().collect();
+        setup.rings.black = points[5..10].iter().copied().collect();
+        setup.turn = if rng.below(2) == 0 {
+            Color::White
+        } else {
+            Color::Black
+        };
+    } else {
+        setup.rings.white = ["a2", "a3", "a4"].map(point).into_iter().collect();
+        setup.rings.black = ["a5", "b2", "b3", "b4", "b5"]
+            .map(point)
+            .into_iter()
+            .collect();
+        setup.removed.white = 2;
+        setup.turn = Color::Black;
+    }
+    let rings = setup.rings.white | setup.rings.black;
+    points.retain(|&p| !rings.contains(p));
+    for i in (1..points.len()).rev() {
+        points.swap(i, rng.below(i + 1));
+    }
+    let flip_percent = rng.below(16);
+    for &p in &points[..50] {
+        let white = ((p.col() + p.row()) % 3 == 0) != (rng.below(100) < flip_percent);
+        if white {
+            setup.markers.white.add(p);
+        } else {
+            setup.markers.black.add(p);
+        }
+    }
+    setup.ring_moves = 50 + 5 * u16::from(setup.removed.white);
+    setup
+}
+
+/// RULES.md E2, E3: from boards with one marker left, every ring move that leaves no
+/// removal pending ends the game at once, whether the next player could move or not;
+/// a move that makes a row goes on to the removal, which refills the pool.
+#[test]
+fn the_last_marker_ends_the_game_unless_a_removal_is_pending() {
+    let (mut next_blocked, mut next_free, mut pending, mut boards) = (0, 0, 0, 0);
+    for seed in 0..400 {
+        let setup = last_marker_setup(seed);
+        let pos = match Position::from_setup(setup) {
+            Ok(pos) => pos,
+            Err(SetupError::RowOnBoard(_)) => continue,
+            Err(e) => panic!("{setup}: {e}"),
+        };
+        boards += 1;
+        check_position(&pos);
+        assert_eq!(pos.pool(), 1);
+        if pos.is_over() {
+            continue; // nobody can move (E4)
+        }
+        for action in pos.legal_actions() {
+            let mut child = pos;
+            child.play_unchecked(action);
+            if action == Action::Pass {
+                assert_eq!(child.pool(), 1);
+                continue;
+            }
+            assert_eq!(child.pool(), 0);
+            match child.stage() {
+                Stage::RemoveRow { .. } => pending += 1,
+                Stage::Over => {
+                    let reason = child.outcome().unwrap().reason;
+                    if child.can_move(child.turn()) {
+                        assert_eq!(reason, EndReason::PoolExhausted, "{action} in {pos:?}");
+                        next_free += 1;
+                    } else if child.can_move(!child.turn()) {
+                        assert_eq!(reason, EndReason::PoolExhausted, "{action} in {pos:?}");
+                        next_blocked += 1;
+                    } else {
+                        assert_eq!(reason, EndReason::NoMoves, "{action} in {pos:?}");
+                    }
+                }
+                stage => panic!("{action} in {pos:?} leads to {stage:?}"),
+            }
+        }
+    }
+    assert!(boards > 200, "{boards}");
+    assert!(
+        next_blocked > 100 && next_free > 100 && pending > 10,
+        "{next_blocked} {next_free} {pending}"
+    );
 }
 
 /// Perft with the slow reference generator instead of `legal_actions`.

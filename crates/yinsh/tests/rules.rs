@@ -1188,22 +1188,84 @@ fn e3_a_player_who_cannot_move_passes() {
     assert_eq!(refused(&mut pos, Action::Pass), IllegalReason::CannotPass);
 }
 
+/// One marker left in the pool and Black to move, with White boxed in as in
+/// [`boxed_in_white`]; the filler markers cover the board right of column d.
+fn last_marker_white_boxed_in() -> Position {
+    let scene = Setup {
+        turn: Color::Black,
+        ..boxed_in_white().to_setup()
+    };
+    let pos = position(fill_markers(scene, corner(), 50));
+    assert_eq!(pos.pool(), 1);
+    assert_eq!(pos.stage(), Stage::Move);
+    assert!(!pos.can_move(Color::White));
+    pos
+}
+
 #[test]
-fn e2_e3_a_player_who_cannot_move_passes_even_when_the_pool_is_empty() {
-    // Only a player who must take a marker to move ends the game on an empty pool (E2);
-    // a player who cannot move passes and takes none (E3). So White, boxed in, passes;
-    // then Black must move, finds the pool empty, and the game ends on the score.
-    let scene = fill_markers(boxed_in_white().to_setup(), corner(), 51);
-    let mut pos = position(scene);
+fn e2_e3_the_last_marker_ends_the_game_even_when_the_next_player_cannot_move() {
+    // The rulebook: when the supply of markers is exhausted, the game ends. Black's
+    // a5-b6 places the last marker and makes no row; White, boxed in (a5's marker still
+    // walls a4 in), would have to pass, but the game is over before: no pass is offered.
+    let mut pos = last_marker_white_boxed_in();
+    play(&mut pos, "a5-b6");
     assert_eq!(pos.pool(), 0);
-    assert!(pos.can_move(Color::Black));
-    assert_eq!(legal(&pos), ["pass"]);
-    play(&mut pos, "pass");
-    assert_eq!(pos.turn(), Color::Black);
+    assert!(!pos.can_move(Color::White) && pos.can_move(Color::Black));
+    assert_eq!(pos.turn(), Color::White);
+    assert_eq!(pos.stage(), Stage::Over);
     assert_eq!(
         outcome(&pos),
         (Some(Color::White), EndReason::PoolExhausted)
     );
+    assert_eq!(pos.outcome().unwrap().result(), "1-0");
+    assert!(pos.legal_actions().is_empty());
+    assert_eq!(refused(&mut pos, Action::Pass), IllegalReason::GameOver);
+    // Written and read back, the finished game is the same.
+    let text = pos.to_fen();
+    assert!(text.contains(" w end 2-0 "), "{text}");
+    assert_eq!(fen(&text), pos);
+    // The same board at the move stage is already the finished game.
+    assert_eq!(fen(&text.replace(" end ", " move ")), pos);
+}
+
+#[test]
+fn e2_the_last_marker_ends_the_game_when_the_next_player_can_move() {
+    // The same scene, but Black's b5-b6 leaves a marker on b5 that a4 can jump to c6:
+    // White could move now, and the game ends just the same (as it always did).
+    let mut pos = last_marker_white_boxed_in();
+    play(&mut pos, "b5-b6");
+    assert_eq!(pos.pool(), 0);
+    assert!(pos.can_move(Color::White));
+    assert_eq!(
+        outcome(&pos),
+        (Some(Color::White), EndReason::PoolExhausted)
+    );
+    assert!(pos.legal_actions().is_empty());
+}
+
+#[test]
+fn e2_the_last_marker_making_a_row_for_the_opponent_refills_the_pool_first() {
+    // White's c5-e5 places the last marker and flips d5, completing Black's d3-d7
+    // (R5: Black removes it at the start of Black's turn). The pool is empty while the
+    // row is pending, and the game goes on; the removal refills it.
+    let scene = setup(
+        &format!("c5 {WHITE_SPARES}"),
+        &format!("a2 {BLACK_SPARES}"),
+        "d5",
+        "d3 d4 d6 d7",
+    );
+    let mut pos = position(fill_markers(scene, corner() | set("e5"), 50));
+    assert_eq!(pos.pool(), 1);
+    play(&mut pos, "c5-e5");
+    assert_eq!(pos.pool(), 0);
+    assert_eq!((pos.turn(), pos.stage()), (Color::Black, BEFORE));
+    assert!(!pos.is_over());
+    play(&mut pos, "xd3-d7");
+    assert_eq!(pos.pool(), 5);
+    play(&mut pos, "xa2");
+    assert_eq!((pos.turn(), pos.stage()), (Color::Black, Stage::Move));
+    assert_eq!(pos.removed(Color::Black), 1);
+    assert!(!pos.is_over());
 }
 
 #[test]

@@ -2,7 +2,10 @@
 
 use yinsh::notation::record::{Record, Termination};
 use yinsh::notation::sgf::{self, SgfError};
-use yinsh::{Color, Variant};
+use yinsh::notation::token::parse_list;
+use yinsh::{Action, Color, Point, Position, Variant};
+
+use crate::notation::LAST_MARKER_GAME;
 
 /// A fixture from `fixtures/boardspace/`, with what the import must give.
 struct Game {
@@ -290,4 +293,61 @@ fn no_prefix_or_damage_of_a_fixture_panics() {
     }
     let odd = "(;GM[24]SU[Yinsh]DT[Пт фев 20 11:58:00 MSK 2026]P0[id \"Ёж\"];P0[1 place wr Ж 2])";
     assert!(sgf::import(odd).is_err());
+}
+
+/// A boardspace point: `F 6`.
+fn sgf_point(p: Point) -> String {
+    let name = p.to_string();
+    let (col, row) = name.split_at(1);
+    format!("{} {row}", col.to_uppercase())
+}
+
+/// A game written the way boardspace writes one, White as P0.
+fn to_sgf(tokens: &str) -> String {
+    let mut text = String::from("(;GM[24]SU[Yinsh]P0[id \"a\"]P1[id \"b\"]\n; P0[0 Start White]\n");
+    let mut pos = Position::new();
+    for (n, action) in parse_list(tokens).unwrap().into_iter().enumerate() {
+        let (player, own) = match pos.turn() {
+            Color::White => ("P0", "w"),
+            Color::Black => ("P1", "b"),
+        };
+        let command = match action {
+            Action::Place(p) => format!("place {own}r {}", sgf_point(p)),
+            Action::Move { from, to } => format!("move {} {}", sgf_point(from), sgf_point(to)),
+            Action::RemoveRow(row) => {
+                format!(
+                    "remove {own} {} {}",
+                    sgf_point(row.start()),
+                    sgf_point(row.end())
+                )
+            }
+            Action::RemoveRing(p) => format!("remove {own}r {}", sgf_point(p)),
+            Action::Pass => "Pass".to_owned(),
+        };
+        text.push_str(&format!("; {player}[{} {command}]\n", n + 1));
+        pos.play(action).unwrap();
+    }
+    text.push(')');
+    text
+}
+
+#[test]
+fn a_pass_after_the_last_marker_is_refused() {
+    // As in the record format (tests/notation.rs): the last marker ends the game at
+    // once (RULES.md E2/E3), and a pass of the boxed-in player after it is refused.
+    let tokens = format!("{LAST_MARKER_GAME} f3-e3");
+    let text = to_sgf(&tokens);
+    let record = sgf::import(&text).unwrap_or_else(|e| panic!("{e}"));
+    let result = record.result.unwrap();
+    assert_eq!(result.winner, Some(Color::Black));
+    assert_eq!(result.termination, Termination::PoolExhausted);
+    assert_eq!(record.actions, parse_list(&tokens).unwrap());
+
+    let n = record.actions.len() + 1;
+    let with_pass = text.replace(")", &format!("; P1[{n} Pass]\n)"));
+    let (number, reason) = move_error(&with_pass);
+    assert_eq!(
+        (number as usize, reason.as_str()),
+        (n, "the game is already over")
+    );
 }

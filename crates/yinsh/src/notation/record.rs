@@ -72,7 +72,8 @@ use crate::rules::{EndReason, Outcome, Rules, Variant};
 pub enum Termination {
     /// A player removed their target number of rings (E1).
     TargetReached,
-    /// A player had to take a marker and the pool was empty (E2).
+    /// The pool was empty once the removals of the ring move that placed the last
+    /// marker were done (E2, E3).
     PoolExhausted,
     /// Neither player could move a ring (E4).
     NoMoves,
