@@ -19,7 +19,7 @@ use crate::protocol::{
     ArchiveEntry, ArchivePage, ArchivedAction, ArchivedGame, PlayerView, StageName,
 };
 use crate::session;
-use crate::store::{ArchiveQuery, StoredGame};
+use crate::store::{ArchiveQuery, StoreErrorKind, StoredGame};
 use crate::{Config, Ctx};
 
 #[derive(Clone)]
@@ -109,13 +109,20 @@ impl ApiError {
     }
 
     /// The database failed: logged here; the client learns only that (the driver's
-    /// message can describe the schema and the database server).
+    /// message can describe the schema and the database server). Stored data that
+    /// cannot be read is a 500 (trying again will not help); anything else a 503.
     fn store(e: &crate::store::StoreError) -> ApiError {
         tracing::error!("{e}");
-        ApiError::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "the database is not available; try again in a moment",
-        )
+        match e.kind {
+            StoreErrorKind::Corrupt => ApiError::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "stored data could not be read",
+            ),
+            StoreErrorKind::Unavailable | StoreErrorKind::Conflict => ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "the database is not available; try again in a moment",
+            ),
+        }
     }
 }
 

@@ -29,7 +29,7 @@ use yinsh_server::protocol::{
     ClientMessage, Command, GameView, OptionChange, Pair, PlayerView, Request, SeatColor,
     ServerMessage, TableEvent, TableOptions,
 };
-use yinsh_server::store::Store;
+use yinsh_server::store::{Store, StoreError, StoreErrorKind};
 use yinsh_server::{Config, Server};
 
 use crate::common::{Client, TestServer, fast_config, http_full, seated_pair};
@@ -1256,44 +1256,45 @@ async fn session_rotation_in_postgres() {
     }
 }
 
-/// A store whose database is gone, with a message full of details.
-struct Broken;
+/// A store whose every operation fails with an error of one kind, with a message full
+/// of details.
+struct Broken(StoreErrorKind);
 
 const DETAIL: &str = "connection to 10.1.2.3:5432 refused; relation \"sessions\" (token_hash)";
 
-fn broken<'a, T: Send + 'a>() -> yinsh_server::store::StoreFuture<'a, T> {
-    Box::pin(async { Err(yinsh_server::store::StoreError(DETAIL.to_owned())) })
+fn broken<'a, T: Send + 'a>(kind: StoreErrorKind) -> yinsh_server::store::StoreFuture<'a, T> {
+    Box::pin(async move { Err(StoreError::new(kind, DETAIL)) })
 }
 
 impl Store for Broken {
     fn ping(&self) -> yinsh_server::store::StoreFuture<'_, ()> {
-        broken()
+        broken(self.0)
     }
     fn session_player<'a>(
         &'a self,
         _: &'a str,
     ) -> yinsh_server::store::StoreFuture<'a, Option<yinsh_server::store::Player>> {
-        broken()
+        broken(self.0)
     }
     fn create_guest<'a>(
         &'a self,
         _: &'a str,
         _: &'a str,
     ) -> yinsh_server::store::StoreFuture<'a, yinsh_server::store::Player> {
-        broken()
+        broken(self.0)
     }
     fn rotate_session<'a>(
         &'a self,
         _: &'a str,
         _: &'a str,
     ) -> yinsh_server::store::StoreFuture<'a, Option<yinsh_server::store::Player>> {
-        broken()
+        broken(self.0)
     }
     fn create_game<'a>(
         &'a self,
         _: &'a yinsh_server::store::NewGame,
     ) -> yinsh_server::store::StoreFuture<'a, i64> {
-        broken()
+        broken(self.0)
     }
     fn append_action<'a>(
         &'a self,
@@ -1301,10 +1302,10 @@ impl Store for Broken {
         _: u32,
         _: &'a yinsh_server::store::StoredAction,
     ) -> yinsh_server::store::StoreFuture<'a, ()> {
-        broken()
+        broken(self.0)
     }
     fn truncate_actions(&self, _: i64, _: u32) -> yinsh_server::store::StoreFuture<'_, ()> {
-        broken()
+        broken(self.0)
     }
     fn finish_game<'a>(
         &'a self,
@@ -1312,7 +1313,7 @@ impl Store for Broken {
         _: &'a yinsh_server::store::StoredResult,
         _: bool,
     ) -> yinsh_server::store::StoreFuture<'a, ()> {
-        broken()
+        broken(self.0)
     }
     fn unfinished_games(
         &self,
@@ -1323,41 +1324,49 @@ impl Store for Broken {
         &'a self,
         _: &'a yinsh_server::store::ArchiveQuery,
     ) -> yinsh_server::store::StoreFuture<'a, yinsh_server::store::ArchiveList> {
-        broken()
+        broken(self.0)
     }
     fn game(
         &self,
         _: i64,
     ) -> yinsh_server::store::StoreFuture<'_, Option<yinsh_server::store::StoredGame>> {
-        broken()
+        broken(self.0)
     }
 }
 
 #[tokio::test]
 async fn database_errors_are_not_shown_to_clients() {
-    let server = TestServer::with_store(Arc::new(Broken), fast_config()).await;
-    let addr = server.addr;
-    let cookie = format!("yinsh_session={}", yinsh_server::session::new_token());
-    for (method, path, headers) in [
-        ("GET", "/api/health", vec![]),
-        ("GET", "/api/archive", vec![]),
-        ("GET", "/api/archive/1", vec![]),
-        ("GET", "/api/archive/1/record", vec![]),
-        ("POST", "/api/session", vec![]),
-        (
-            "POST",
-            "/api/session/rotate",
-            vec![("Cookie", cookie.as_str())],
-        ),
+    // A database that cannot be reached (or refuses a write: nothing the client could
+    // change) is a 503; stored data that cannot be read a 500. Neither says more.
+    for (kind, want) in [
+        (StoreErrorKind::Unavailable, 503),
+        (StoreErrorKind::Conflict, 503),
+        (StoreErrorKind::Corrupt, 500),
     ] {
-        let (status, body) = crate::common::http(addr, method, path, &headers).await;
-        assert_eq!(status, 503, "{method} {path}: {body}");
-        assert!(!body.contains("10.1.2.3"), "{method} {path}: {body}");
-        assert!(!body.contains("sessions"), "{method} {path}: {body}");
+        let server = TestServer::with_store(Arc::new(Broken(kind)), fast_config()).await;
+        let addr = server.addr;
+        let cookie = format!("yinsh_session={}", yinsh_server::session::new_token());
+        for (method, path, headers) in [
+            ("GET", "/api/health", vec![]),
+            ("GET", "/api/archive", vec![]),
+            ("GET", "/api/archive/1", vec![]),
+            ("GET", "/api/archive/1/record", vec![]),
+            ("POST", "/api/session", vec![]),
+            (
+                "POST",
+                "/api/session/rotate",
+                vec![("Cookie", cookie.as_str())],
+            ),
+        ] {
+            let (status, body) = crate::common::http(addr, method, path, &headers).await;
+            assert_eq!(status, want, "{kind:?}: {method} {path}: {body}");
+            assert!(!body.contains("10.1.2.3"), "{method} {path}: {body}");
+            assert!(!body.contains("sessions"), "{method} {path}: {body}");
+        }
+        let (status, body) = upgrade(addr, None, &addr.to_string()).await;
+        assert_eq!(status, want, "{kind:?}: {body}");
+        assert!(!body.contains("10.1.2.3"), "{body}");
     }
-    let (status, body) = upgrade(addr, None, &addr.to_string()).await;
-    assert_eq!(status, 503, "{body}");
-    assert!(!body.contains("10.1.2.3"), "{body}");
 }
 
 // ---- Markup ----

@@ -8,7 +8,9 @@
 use std::sync::Arc;
 
 use yinsh_server::protocol::{Pair, TableOptions, TimeSetting, VariantName};
-use yinsh_server::store::{ArchiveQuery, NewGame, SeatRecord, Store, StoredAction, StoredResult};
+use yinsh_server::store::{
+    ArchiveQuery, NewGame, SeatRecord, Store, StoreErrorKind, StoredAction, StoredResult,
+};
 
 use crate::common::{Client, TestServer, postgres_database, seated_pair};
 
@@ -40,8 +42,13 @@ async fn exercise(store: Arc<dyn Store>) {
         store.session_player("hash-a").await.unwrap(),
         Some(alice.clone())
     );
-    assert!(
-        store.create_guest("hash-a", "Again").await.is_err(),
+    assert_eq!(
+        store
+            .create_guest("hash-a", "Again")
+            .await
+            .unwrap_err()
+            .kind,
+        StoreErrorKind::Conflict,
         "a token hash is unique"
     );
 
@@ -69,8 +76,13 @@ async fn exercise(store: Arc<dyn Store>) {
             .await
             .unwrap();
     }
-    assert!(
-        store.append_action(g1, 2, &action("b6", 9)).await.is_err(),
+    assert_eq!(
+        store
+            .append_action(g1, 2, &action("b6", 9))
+            .await
+            .unwrap_err()
+            .kind,
+        StoreErrorKind::Conflict,
         "one action per ply"
     );
     store.truncate_actions(g1, 2).await.unwrap();
