@@ -465,6 +465,29 @@ impl TextMutation {
     }
 }
 
+/// Whether a message (as JSON) has a tag that is not a string: the protocol refuses
+/// it (`bad_message`) whatever serde would make of it. The tags are `type`; `command`
+/// in a `command` request; in an `option` command, `option` in `change`, which must be
+/// an object.
+fn has_untyped_tag(message: &Value) -> bool {
+    fn tag<'a>(v: &'a Value, field: &str) -> Option<Option<&'a str>> {
+        v.get(field).map(Value::as_str)
+    }
+    match tag(message, "type") {
+        Some(None) => true,
+        Some(Some("command")) => match tag(message, "command") {
+            Some(None) => true,
+            Some(Some("option")) => match message.get("change") {
+                None => false,
+                Some(change @ Value::Object(_)) => tag(change, "option") == Some(None),
+                Some(_) => true,
+            },
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
 /// Texts that are not JSON, or JSON that serde might stumble on.
 fn raw_text() -> impl Strategy<Value = String> {
     prop_oneof![
@@ -488,6 +511,13 @@ fn raw_text() -> impl Strategy<Value = String> {
             r#"{"type":"act","table":"@T","action":"b5","ply":-1}"#.to_owned(),
             r#"{"type":"act","table":"@T","action":"b5","ply":4294967296}"#.to_owned(),
             r#"{"type":"command","table":"@T","command":"bot","level":256}"#.to_owned(),
+            // Tags that are not strings (serde would read an integer as a variant's
+            // index, an array as a tagged enum whose first element is the tag).
+            r#"{"id":51,"type":8}"#.to_owned(),
+            r#"{"id":52,"type":6,"table":"@T","command":"who"}"#.to_owned(),
+            r#"{"id":53,"type":"command","table":"@T","command":10}"#.to_owned(),
+            r#"{"id":54,"type":"command","table":"@T","command":"option","change":{"option":0,"on":false}}"#.to_owned(),
+            r#"{"id":55,"type":"command","table":"@T","command":"option","change":["log",false]}"#.to_owned(),
             "[".repeat(5_000),
             format!("{}1{}", "[".repeat(127), "]".repeat(127)),
             "{\"a\":".repeat(2_000),
@@ -651,6 +681,9 @@ impl World {
             return Expect::Error;
         };
         if text.len() > Config::default().max_message {
+            return Expect::Error;
+        }
+        if serde_json::from_str::<Value>(text).is_ok_and(|v| has_untyped_tag(&v)) {
             return Expect::Error;
         }
         let Ok(msg) = serde_json::from_str::<ClientMessage>(text) else {
@@ -938,6 +971,169 @@ fn fuzzed_messages_change_nothing_and_answer_only_the_sender() {
         w.check_unchanged().await;
         w.server.stop().await;
     });
+}
+
+// ---- Tags that are not strings ----
+
+/// The answer to the message with `id`: `Err((code, text))` for an error, `Ok(key)` for
+/// a reply.
+async fn answer(c: &mut Client, id: u64) -> Result<String, (String, String)> {
+    c.until(|m| match m {
+        ServerMessage::Reply {
+            id: Some(i), key, ..
+        } if *i == id => Some(Ok(key.clone())),
+        ServerMessage::Error {
+            id: Some(i),
+            code,
+            text,
+            ..
+        } if *i == id => Some(Err((code.clone(), text.clone()))),
+        ServerMessage::Pong { id: Some(i) } if *i == id => Some(Ok("pong".to_owned())),
+        _ => None,
+    })
+    .await
+}
+
+/// serde reads an integer tag as the index of a variant (`{"type":8}` is the 9th
+/// request, `ping`; `"command":0` is `join`; `"option":0` is `log`) and an array as a
+/// tagged enum whose first element is the tag. Every tag that is not a string —
+/// integer, boolean, null, array, object — is `bad_message`, naming the field, and
+/// changes nothing; the same requests with string tags do what they say.
+#[tokio::test]
+async fn non_string_tags_are_bad_messages_and_change_nothing() {
+    let server = TestServer::start().await;
+    let mut c = server.client().await;
+    let table = c.create(TableOptions::default()).await;
+    let before = c.open(&table).await;
+    let kinds = [
+        ("8", "a number"),
+        ("0", "a number"),
+        ("-1", "a number"),
+        ("6.0", "a number"),
+        ("true", "a boolean"),
+        ("null", "null"),
+        (r#"["ping"]"#, "an array"),
+        (r#"{"ping":null}"#, "an object"),
+    ];
+    let mut cases = Vec::new();
+    for (value, kind) in kinds {
+        // `type`: 5 is `chat`, 6 `command` (a join), 8 `ping`.
+        for rest in [
+            String::new(),
+            format!(r#","table":"{table}","text":"hello""#),
+            format!(r#","table":"{table}","command":"join""#),
+        ] {
+            cases.push((format!(r#""type":{value}{rest}"#), "type", kind));
+        }
+        // `command`: 0 is `join`, 3 `option`.
+        cases.push((
+            format!(r#""type":"command","table":"{table}","command":{value}"#),
+            "command",
+            kind,
+        ));
+        cases.push((
+            format!(
+                r#""type":"command","table":"{table}","command":{value},"change":{{"option":"log","on":false}}"#
+            ),
+            "command",
+            kind,
+        ));
+        // `option`: 0 is `log`, 2 `variant`.
+        cases.push((
+            format!(
+                r#""type":"command","table":"{table}","command":"option","change":{{"option":{value},"on":false,"variant":"blitz"}}"#
+            ),
+            "option",
+            kind,
+        ));
+    }
+    // `change` as an array: its first element would be the tag.
+    for change in [
+        r#"[0,false]"#,
+        r#"["log",false]"#,
+        r#"[2,"blitz"]"#,
+        "7",
+        r#""log""#,
+    ] {
+        cases.push((
+            format!(r#""type":"command","table":"{table}","command":"option","change":{change}"#),
+            "change",
+            "",
+        ));
+    }
+    for (i, (fields, field, kind)) in cases.iter().enumerate() {
+        let id = 100 + i as u64;
+        let message = format!(r#"{{"id":{id},{fields}}}"#);
+        c.send_text(&message).await;
+        match answer(&mut c, id).await {
+            Err((code, text)) => {
+                assert_eq!(code, "bad_message", "{message}: {text}");
+                assert!(text.contains(&format!("`{field}`")), "{message}: {text}");
+                assert!(text.contains(kind), "{message}: {text}");
+            }
+            Ok(key) => panic!("{message} was answered {key}"),
+        }
+    }
+    // Nothing changed: nobody sits, no chat line, the options as they were.
+    c.send_text(r#"{"id":1,"type":"ping"}"#).await;
+    c.until(|m| matches!(m, ServerMessage::Pong { id: Some(1) }).then_some(()))
+        .await;
+    let spectators = |e: &TableEvent| matches!(e, TableEvent::Spectators { .. });
+    assert!(
+        c.events.iter().all(|(_, e)| spectators(e)),
+        "{:?}",
+        c.events
+    );
+    let after = server.client().await.open(&table).await;
+    assert_eq!(after.seats, before.seats);
+    assert_eq!(after.options, before.options);
+    assert!(after.chat.is_empty() && after.game.is_none(), "{after:?}");
+
+    // Other bad messages keep serde's reason, with its position.
+    c.send_text(r#"{"id":2,"type":"nope"}"#).await;
+    let (code, text) = answer(&mut c, 2).await.unwrap_err();
+    assert_eq!(code, "bad_message");
+    assert!(
+        text.contains("unknown variant `nope`") && text.contains("at line 1 column"),
+        "{text}"
+    );
+    c.send_text(r#"{"id":3,"type":"open"}"#).await;
+    let (_, text) = answer(&mut c, 3).await.unwrap_err();
+    assert!(text.contains("missing field `table`"), "{text}");
+    // Not an object at all.
+    for (id, text) in [(4, "[8]"), (5, r#"[6,"x","join"]"#), (6, "8")] {
+        c.send_text(text).await;
+        let got = c
+            .until(|m| match m {
+                ServerMessage::Error { code, .. } => Some(code.clone()),
+                ServerMessage::Reply { .. } | ServerMessage::Pong { .. } => Some(format!("{m:?}")),
+                _ => None,
+            })
+            .await;
+        assert_eq!(got, "bad_message", "message {id}: {text}");
+    }
+
+    // With string tags the same requests do what they say.
+    let ok = [
+        format!(r#"{{"id":10,"type":"command","table":"{table}","command":"join"}}"#),
+        format!(
+            r#"{{"id":11,"type":"command","table":"{table}","command":"option","change":{{"option":"log","on":false}}}}"#
+        ),
+        format!(r#"{{"id":12,"type":"chat","table":"{table}","text":"hello"}}"#),
+    ];
+    for (i, message) in ok.iter().enumerate() {
+        c.send_text(message).await;
+        let key = answer(&mut c, 10 + i as u64).await;
+        assert!(key.is_ok(), "{message}: {key:?}");
+    }
+    let after = server.client().await.open(&table).await;
+    assert!(!after.options.log);
+    assert_eq!(after.chat.len(), 1);
+    let seated = [after.seats.white, after.seats.black].into_iter().flatten();
+    assert_eq!(
+        seated.map(|p| p.name).collect::<Vec<_>>(),
+        [c.player.name.clone()]
+    );
 }
 
 // ---- Seats and sessions ----
