@@ -1854,6 +1854,82 @@ fn archive_queries_are_answered_or_refused() {
     });
 }
 
+/// `GET /api/archive` does what docs/protocol.md says of each parameter: dates are
+/// real days of the calendar written `YYYY-MM-DD`, `to` includes its day, `limit` is
+/// 1–100, `offset` a whole number, empty values are none; everything else is a 400 whose
+/// body is `{"error": …}`.
+#[tokio::test]
+async fn archive_parameters_are_checked_as_documented() {
+    let server = TestServer::start().await;
+    one_archived_game(&server).await;
+    let (_, body) = server.get("/api/archive").await;
+    let started = serde_json::from_str::<Value>(&body).unwrap()["games"][0]["started_at"]
+        .as_i64()
+        .unwrap();
+    let day = |offset: i64| {
+        let (y, m, d) =
+            yinsh::notation::date::civil_from_days(started.div_euclid(86_400_000) + offset);
+        format!("{y:04}-{m:02}-{d:02}")
+    };
+    let (today, yesterday, tomorrow) = (day(0), day(-1), day(1));
+    for (query, total) in [
+        (String::new(), 1),
+        (format!("from={today}&to={today}"), 1),
+        (format!("from={yesterday}&to={tomorrow}"), 1),
+        (format!("from={tomorrow}"), 0),
+        (format!("to={yesterday}"), 0),
+        ("from=2024-02-29".to_owned(), 1),
+        ("to=2000-02-29".to_owned(), 0),
+        ("from=&to=&player=&limit=&offset=".to_owned(), 1),
+        ("limit=1".to_owned(), 1),
+        ("limit=100&offset=0".to_owned(), 1),
+        ("offset=4294967295".to_owned(), 1),
+    ] {
+        let path = format!("/api/archive?{query}");
+        let (status, body) = server.get(&path).await;
+        assert_eq!(status, 200, "{path}: {body}");
+        assert_eq!(archive_total(&body), total, "{path}: {body}");
+    }
+    for query in [
+        "from=2026-02-30",
+        "from=2026-04-31",
+        "to=2025-02-29",
+        "to=1900-02-29",
+        "from=2026-13-01",
+        "from=0000-01-01",
+        "from=2026-1-1",
+        "to=%202026-01-01",
+        "from=+2026-01-01",
+        "from=yesterday",
+        "limit=0",
+        "limit=101",
+        "limit=-5",
+        "limit=ten",
+        "limit=2.5",
+        "offset=-1",
+        "offset=4294967296",
+        "offset=%2B1",
+        "from=2026-01-01&from=2026-01-02",
+        "limit=10&limit=20",
+    ] {
+        let path = format!("/api/archive?{query}");
+        let (status, headers, body) = http_full(server.addr, "GET", &path, &[]).await;
+        assert_eq!(status, 400, "{path}: {body}");
+        let kind = headers
+            .iter()
+            .find(|(k, _)| k == "content-type")
+            .map(|(_, v)| v.as_str());
+        assert_eq!(kind, Some("application/json"), "{path}");
+        let error = serde_json::from_str::<Value>(&body).unwrap_or_else(|e| panic!("{body}: {e}"));
+        assert!(error["error"].is_string(), "{path}: {body}");
+    }
+    let (_, body) = server.get("/api/archive?from=2026-02-30").await;
+    assert_eq!(
+        body,
+        r#"{"error":"dates are days of the calendar, written YYYY-MM-DD"}"#
+    );
+}
+
 // ---- Frames too large ----
 
 #[tokio::test]
