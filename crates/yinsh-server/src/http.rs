@@ -1,6 +1,7 @@
 //! HTTP routes: health, lobby, archive, session, the WebSocket upgrade and the web
 //! client's files.
 
+use axum::extract::rejection::QueryRejection;
 use axum::extract::ws::WebSocketUpgrade;
 use axum::extract::{DefaultBodyLimit, Path, Query, State};
 use axum::http::header::{CACHE_CONTROL, CONTENT_DISPOSITION, CONTENT_TYPE, HOST, ORIGIN};
@@ -19,7 +20,7 @@ use crate::protocol::{
     ArchiveEntry, ArchivePage, ArchivedAction, ArchivedGame, PlayerView, StageName,
 };
 use crate::session;
-use crate::store::{ArchiveQuery, StoredGame};
+use crate::store::{ArchiveQuery, StoreErrorKind, StoredGame};
 use crate::{Config, Ctx};
 
 #[derive(Clone)]
@@ -109,13 +110,20 @@ impl ApiError {
     }
 
     /// The database failed: logged here; the client learns only that (the driver's
-    /// message can describe the schema and the database server).
+    /// message can describe the schema and the database server). Stored data that
+    /// cannot be read is a 500 (trying again will not help); anything else a 503.
     fn store(e: &crate::store::StoreError) -> ApiError {
         tracing::error!("{e}");
-        ApiError::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "the database is not available; try again in a moment",
-        )
+        match e.kind {
+            StoreErrorKind::Corrupt => ApiError::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "stored data could not be read",
+            ),
+            StoreErrorKind::Unavailable | StoreErrorKind::Conflict => ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "the database is not available; try again in a moment",
+            ),
+        }
     }
 }
 
@@ -292,47 +300,99 @@ async fn upgrade(
     response
 }
 
-#[derive(Debug, Deserialize)]
+/// The query parameters of `GET /api/archive`, as written: each is checked by
+/// [`archive_query`], so that every refusal is a 400 with a JSON message.
+#[derive(Debug, Default, Deserialize)]
 struct ArchiveParams {
     player: Option<String>,
     from: Option<String>,
     to: Option<String>,
-    limit: Option<u32>,
-    offset: Option<u32>,
+    limit: Option<String>,
+    offset: Option<String>,
 }
 
-/// Milliseconds since 1970 at the start of a `YYYY-MM-DD` day (UTC), for the years
-/// 1–9999 (others could overflow the arithmetic).
+/// The most games one page of the archive holds, and the default.
+const ARCHIVE_LIMIT: u32 = 100;
+const ARCHIVE_DEFAULT_LIMIT: u32 = 50;
+
+/// Milliseconds since 1970 at the start of a `YYYY-MM-DD` day (UTC): exactly four
+/// digits, a dash, two, a dash, two, naming a day of the calendar (`2026-02-30`,
+/// `2025-02-29` and `0000-01-01` are none; `2024-02-29` is one).
 fn day_start(text: &str) -> Option<i64> {
-    let mut parts = text.trim().splitn(3, '-');
-    let y: i64 = parts.next()?.parse().ok()?;
-    let m: u32 = parts.next()?.parse().ok()?;
-    let d: u32 = parts.next()?.parse().ok()?;
-    if !(1..=9999).contains(&y) || !(1..=12).contains(&m) || !(1..=31).contains(&d) {
+    let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+    let (y, rest) = text.split_once('-')?;
+    let (m, d) = rest.split_once('-')?;
+    if y.len() != 4 || m.len() != 2 || d.len() != 2 || !digits(y) || !digits(m) || !digits(d) {
         return None;
     }
-    Some(yinsh::notation::date::days_from_civil(y, m, d) * 86_400_000)
+    let (y, m, d): (i64, u32, u32) = (y.parse().ok()?, m.parse().ok()?, d.parse().ok()?);
+    if y < 1 || !(1..=12).contains(&m) || !(1..=31).contains(&d) {
+        return None;
+    }
+    let days = yinsh::notation::date::days_from_civil(y, m, d);
+    // A day past the end of its month counts on into the next: not a real day.
+    (yinsh::notation::date::civil_from_days(days) == (y, m, d)).then_some(days * 86_400_000)
 }
 
-async fn archive(State(app): State<App>, Query(p): Query<ArchiveParams>) -> Response {
-    let date = |t: &Option<String>| -> Result<Option<i64>, ApiError> {
-        match t.as_deref().filter(|s| !s.is_empty()) {
-            None => Ok(None),
-            Some(s) => day_start(s).map(Some).ok_or_else(|| {
-                ApiError::new(StatusCode::BAD_REQUEST, "dates are written YYYY-MM-DD")
-            }),
-        }
+/// The store's query for the archive parameters, or the 400 that refuses them. An
+/// empty value is the same as none (a form's empty field).
+fn archive_query(p: ArchiveParams) -> Result<ArchiveQuery, ApiError> {
+    let bad = |message: &str| ApiError::new(StatusCode::BAD_REQUEST, message);
+    let given = |v: Option<String>| v.filter(|s| !s.is_empty());
+    let date = |v: Option<String>| -> Result<Option<i64>, ApiError> {
+        given(v)
+            .map(|s| {
+                day_start(&s)
+                    .ok_or_else(|| bad("dates are days of the calendar, written YYYY-MM-DD"))
+            })
+            .transpose()
     };
-    let (from, to) = match (date(&p.from), date(&p.to)) {
-        (Ok(f), Ok(t)) => (f, t.map(|t| t + 86_400_000)),
-        (Err(e), _) | (_, Err(e)) => return e.into_response(),
+    let from = date(p.from)?;
+    // Up to the end of the `to` day.
+    let to = date(p.to)?.map(|t| t + 86_400_000);
+    let number = |v: Option<String>, min: u32, max: u32, message: &str| {
+        given(v)
+            .map(|s| {
+                s.parse::<u32>()
+                    .ok()
+                    .filter(|n| (min..=max).contains(n) && s.bytes().all(|b| b.is_ascii_digit()))
+                    .ok_or_else(|| bad(message))
+            })
+            .transpose()
     };
-    let query = ArchiveQuery {
+    let limit = number(
+        p.limit,
+        1,
+        ARCHIVE_LIMIT,
+        "limit is a whole number from 1 to 100",
+    )?;
+    let offset = number(
+        p.offset,
+        0,
+        u32::MAX,
+        "offset is a whole number from 0 to 4294967295",
+    )?;
+    Ok(ArchiveQuery {
         player: p.player.filter(|s| !s.trim().is_empty()),
         from,
         to,
-        limit: p.limit.unwrap_or(50).clamp(1, 100),
-        offset: p.offset.unwrap_or(0),
+        limit: limit.unwrap_or(ARCHIVE_DEFAULT_LIMIT),
+        offset: offset.unwrap_or(0),
+    })
+}
+
+async fn archive(
+    State(app): State<App>,
+    params: Result<Query<ArchiveParams>, QueryRejection>,
+) -> Response {
+    // A parameter given twice, or a query string that cannot be read.
+    let params = match params {
+        Ok(Query(p)) => p,
+        Err(e) => return ApiError::new(StatusCode::BAD_REQUEST, e.body_text()).into_response(),
+    };
+    let query = match archive_query(params) {
+        Ok(q) => q,
+        Err(e) => return e.into_response(),
     };
     match app.ctx.store.archive(&query).await {
         Ok(list) => {
@@ -474,12 +534,150 @@ mod tests {
     fn days() {
         assert_eq!(day_start("1970-01-01"), Some(0));
         assert_eq!(day_start("2026-11-29"), Some(20_786 * 86_400_000));
-        assert_eq!(day_start("2026-13-01"), None);
-        assert_eq!(day_start("soon"), None);
-        assert_eq!(day_start("9999999999999-01-01"), None);
-        assert_eq!(day_start("-9223372036854775808-01-01"), None);
-        assert_eq!(day_start("0-01-01"), None);
-        assert!(day_start("9999-12-31").is_some());
+        assert_eq!(day_start("2000-02-29"), Some(11_016 * 86_400_000));
+        assert_eq!(day_start("1969-12-31"), Some(-86_400_000));
+        for real in [
+            "2024-02-29",
+            "2026-01-31",
+            "2026-02-28",
+            "2026-04-30",
+            "2026-12-31",
+            "0001-01-01",
+            "9999-12-31",
+        ] {
+            assert!(day_start(real).is_some(), "{real}");
+        }
+        for none in [
+            // Days past the end of their month; February 29th of common years (1900
+            // and 2100 are not leap years, 2000 is).
+            "2026-02-30",
+            "2026-02-29",
+            "2025-02-29",
+            "1900-02-29",
+            "2100-02-29",
+            "2026-04-31",
+            "2026-06-31",
+            "2026-09-31",
+            "2026-11-31",
+            "2026-01-32",
+            "2026-13-01",
+            "2026-00-10",
+            "2026-01-00",
+            "0000-01-01",
+            // Not YYYY-MM-DD.
+            "soon",
+            "",
+            "2026-1-1",
+            "2026-01-1",
+            "26-01-01",
+            "02026-01-01",
+            " 2026-01-01",
+            "2026-01-01 ",
+            "2026-01-01-01",
+            "2026/01/01",
+            "+202-01-01",
+            "2026-+1-01",
+            "2026--1-01",
+            "\u{FF12}026-01-01",
+            "9999999999999-01-01",
+            "-9223372036854775808-01-01",
+            "0-01-01",
+        ] {
+            assert_eq!(day_start(none), None, "{none:?}");
+        }
+    }
+
+    fn params(pairs: &[(&str, &str)]) -> ArchiveParams {
+        let mut p = ArchiveParams::default();
+        for &(k, v) in pairs {
+            let v = Some(v.to_owned());
+            match k {
+                "player" => p.player = v,
+                "from" => p.from = v,
+                "to" => p.to = v,
+                "limit" => p.limit = v,
+                "offset" => p.offset = v,
+                _ => unreachable!(),
+            }
+        }
+        p
+    }
+
+    #[test]
+    fn archive_parameters() {
+        let q = archive_query(params(&[])).ok().unwrap();
+        assert_eq!(
+            q,
+            ArchiveQuery {
+                limit: 50,
+                ..ArchiveQuery::default()
+            }
+        );
+        let q = archive_query(params(&[
+            ("player", "Otter"),
+            ("from", "2026-02-28"),
+            ("to", "2026-02-28"),
+            ("limit", "100"),
+            ("offset", "4294967295"),
+        ]))
+        .ok()
+        .unwrap();
+        let day = day_start("2026-02-28").unwrap();
+        assert_eq!(
+            q,
+            ArchiveQuery {
+                player: Some("Otter".to_owned()),
+                from: Some(day),
+                to: Some(day + 86_400_000),
+                limit: 100,
+                offset: u32::MAX,
+            }
+        );
+        // Empty values are no values.
+        let q = archive_query(params(&[
+            ("player", " "),
+            ("from", ""),
+            ("to", ""),
+            ("limit", ""),
+            ("offset", ""),
+        ]))
+        .ok()
+        .unwrap();
+        assert_eq!(q.limit, 50);
+        assert_eq!((q.player, q.from, q.to, q.offset), (None, None, None, 0));
+        assert_eq!(
+            archive_query(params(&[("limit", "1")])).ok().unwrap().limit,
+            1
+        );
+        assert_eq!(
+            archive_query(params(&[("limit", "007")]))
+                .ok()
+                .unwrap()
+                .limit,
+            7
+        );
+        for (k, v) in [
+            ("from", "2026-02-30"),
+            ("to", "2025-02-29"),
+            ("to", "2026-04-31"),
+            ("limit", "0"),
+            ("limit", "101"),
+            ("limit", "-1"),
+            ("limit", "+5"),
+            ("limit", "2.5"),
+            ("limit", "ten"),
+            ("limit", "99999999999999999999"),
+            ("offset", "-1"),
+            ("offset", "+1"),
+            ("offset", "4294967296"),
+            ("offset", "1e3"),
+            ("offset", " 1"),
+        ] {
+            match archive_query(params(&[(k, v)])) {
+                Ok(q) => panic!("{k}={v:?} gave {q:?}"),
+                Err(e) => assert_eq!(e.status, StatusCode::BAD_REQUEST, "{k}={v:?}"),
+            }
+        }
     }
 
     #[test]

@@ -16,6 +16,7 @@
 //! # }
 //! ```
 
+pub mod chat;
 pub mod command;
 pub mod game;
 mod http;

@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 use sha2::{Digest, Sha256};
 use tokio::sync::Notify;
 
-use crate::store::{Player, Store, StoreResult};
+use crate::store::{Player, Store, StoreError, StoreErrorKind, StoreResult};
 
 /// The open WebSocket connections of each session, by token hash: a rotation closes
 /// the ones opened with the old token.
@@ -110,16 +110,36 @@ const ANIMALS: &[&str] = &[
     "Puffin", "Raven", "Robin", "Seal", "Stork", "Tapir", "Tiger", "Walrus", "Wren", "Yak",
 ];
 
-/// A readable guest name such as `SwiftOtter42`.
+/// The numbers after the words of a guest name: always four digits.
+const NUMBERS: std::ops::Range<u64> = 1000..10_000;
+
+/// How many different guest names there are: 30 × 30 × 9000 = 8,100,000.
+pub const GUEST_NAMES: u64 =
+    ADJECTIVES.len() as u64 * ANIMALS.len() as u64 * (NUMBERS.end - NUMBERS.start);
+
+/// How many names a new guest tries before giving up: each is taken with the chance
+/// that a random name is (the share of [`GUEST_NAMES`] in use), so running out needs a
+/// store nearly full of guests.
+pub const GUEST_NAME_TRIES: usize = 10;
+
+/// A readable guest name such as `SwiftOtter4821` (an adjective, an animal and four
+/// digits: the shape `^[A-Z][a-z]+[A-Z][a-z]+[0-9]+$`), at random.
 pub fn guest_name() -> String {
-    let mut b = [0u8; 4];
+    let mut b = [0u8; 8];
     getrandom::getrandom(&mut b).expect("the system's random source works");
-    let n = u32::from_le_bytes(b);
+    guest_name_with(b)
+}
+
+/// The guest name that the random bytes `bytes` pick; every name of the
+/// [`GUEST_NAMES`] is picked by some bytes, all about equally often.
+pub fn guest_name_with(bytes: [u8; 8]) -> String {
+    let n = u64::from_le_bytes(bytes) % GUEST_NAMES;
+    let (adjectives, animals) = (ADJECTIVES.len() as u64, ANIMALS.len() as u64);
     format!(
         "{}{}{}",
-        ADJECTIVES[n as usize % ADJECTIVES.len()],
-        ANIMALS[(n as usize / ADJECTIVES.len()) % ANIMALS.len()],
-        (n / 1000) % 100
+        ADJECTIVES[(n % adjectives) as usize],
+        ANIMALS[(n / adjectives % animals) as usize],
+        NUMBERS.start + n / (adjectives * animals)
     )
 }
 
@@ -134,16 +154,50 @@ pub async fn identify(
     store: &dyn Store,
     headers: &HeaderMap,
 ) -> StoreResult<(Player, Option<String>)> {
+    identify_with(store, headers, guest_name).await
+}
+
+/// [`identify`], with the names a new guest tries taken from `names` instead of at
+/// random.
+pub async fn identify_with(
+    store: &dyn Store,
+    headers: &HeaderMap,
+    names: impl FnMut() -> String + Send,
+) -> StoreResult<(Player, Option<String>)> {
     if let Some(token) = token_of(headers) {
         if let Some(player) = store.session_player(&hash_token(&token)).await? {
             return Ok((player, None));
         }
     }
     let token = new_token();
-    let player = store
-        .create_guest(&hash_token(&token), &guest_name())
-        .await?;
+    let player = new_guest(store, &hash_token(&token), names).await?;
     Ok((player, Some(token)))
+}
+
+/// Creates a guest with a session whose token hashes to `token_hash`, named by the
+/// first name from `names` that nobody has (names are unique in the store, ignoring
+/// case): a taken one is a [`StoreErrorKind::Conflict`] and the next name is tried, up
+/// to [`GUEST_NAME_TRIES`] names; after that, a conflict that says so.
+pub async fn new_guest(
+    store: &dyn Store,
+    token_hash: &str,
+    mut names: impl FnMut() -> String + Send,
+) -> StoreResult<Player> {
+    let mut last = None;
+    for _ in 0..GUEST_NAME_TRIES {
+        let name = names();
+        match store.create_guest(token_hash, &name).await {
+            Err(e) if e.kind == StoreErrorKind::Conflict => {
+                tracing::debug!("guest name {name} is taken: {e}");
+                last = Some(e);
+            }
+            other => return other,
+        }
+    }
+    Err(StoreError::conflict(format!(
+        "no free guest name in {GUEST_NAME_TRIES} tries (the last refusal: {})",
+        last.map_or_else(String::new, |e| e.message().to_owned())
+    )))
 }
 
 /// Gives the player of session `token` a new token and ends the old one: the player and
@@ -177,10 +231,61 @@ mod tests {
         let mut bad = HeaderMap::new();
         bad.insert(COOKIE, format!("{COOKIE_NAME}=../../etc").parse().unwrap());
         assert_eq!(token_of(&bad), None);
-        assert!(guest_name().chars().next().unwrap().is_ascii_uppercase());
         // Not for scripts, not sent along by other sites' requests.
         let c = cookie(&t);
         assert!(c.starts_with(&format!("{COOKIE_NAME}={t};")));
         assert!(c.contains("; HttpOnly") && c.contains("; SameSite=Lax") && c.contains("; Path=/"));
+    }
+
+    /// `^[A-Z][a-z]+$`.
+    fn is_word(w: &str) -> bool {
+        let mut chars = w.chars();
+        chars.next().is_some_and(|c| c.is_ascii_uppercase())
+            && w.len() > 1
+            && chars.all(|c| c.is_ascii_lowercase())
+    }
+
+    /// `^[A-Z][a-z]+[A-Z][a-z]+[0-9]+$`, the shape clients may rely on.
+    fn has_guest_shape(name: &str) -> bool {
+        let letters = name.trim_end_matches(|c: char| c.is_ascii_digit());
+        let split = letters.rfind(|c: char| c.is_ascii_uppercase()).unwrap_or(0);
+        letters.len() < name.len() && is_word(&letters[..split]) && is_word(&letters[split..])
+    }
+
+    #[test]
+    fn guest_names() {
+        use std::collections::HashSet;
+        for words in [ADJECTIVES, ANIMALS] {
+            assert_eq!(words.len(), 30);
+            assert!(words.iter().all(|w| is_word(w)), "{words:?}");
+            assert_eq!(words.iter().collect::<HashSet<_>>().len(), words.len());
+        }
+        assert_eq!(GUEST_NAMES, 8_100_000);
+        assert_eq!(guest_name_with([0; 8]), "AmberBadger1000");
+        assert_eq!(
+            guest_name_with((GUEST_NAMES - 1).to_le_bytes()),
+            "WittyYak9999"
+        );
+        assert_eq!(
+            guest_name_with(GUEST_NAMES.to_le_bytes()),
+            "AmberBadger1000"
+        );
+        assert!(!has_guest_shape("Amber1000") && !has_guest_shape("AmberBadger"));
+        // Every name number n is one name, and they are all different.
+        let names: HashSet<String> = (0..GUEST_NAMES)
+            .step_by(997)
+            .map(|n| guest_name_with(n.to_le_bytes()))
+            .collect();
+        assert_eq!(names.len() as u64, GUEST_NAMES.div_ceil(997));
+        for name in names.iter().chain([&guest_name(), &guest_name()]) {
+            assert!(has_guest_shape(name), "{name}");
+            assert_eq!(
+                name.len(),
+                name.trim_end_matches(|c: char| c.is_ascii_digit()).len() + 4
+            );
+        }
+        // Random ones spread over the whole space.
+        let random: HashSet<String> = (0..2000).map(|_| guest_name()).collect();
+        assert!(random.len() >= 1990, "{} distinct of 2000", random.len());
     }
 }

@@ -216,6 +216,63 @@ fn id_of(text: &str) -> Option<u64> {
         .as_u64()
 }
 
+/// Reads a client message; or, for `bad_message`, its `id` (when it has one) and why
+/// it cannot be read.
+///
+/// serde takes an integer as a tag the index of a variant (`{"type":8}` would be a
+/// `ping`, `"command":0` a `join`), and an array as a struct or tagged enum whose first
+/// element is the tag (`"change":[0,false]` would be `log off`): the tags `type`,
+/// `command` and `option` are checked to be strings, and `change` an object, before
+/// serde reads the message. Other faults keep serde's own reason, with its position.
+fn parse(text: &str) -> Result<ClientMessage, (Option<u64>, String)> {
+    let value = serde_json::from_str::<serde_json::Value>(text).ok();
+    let id = || value.as_ref()?.get("id")?.as_u64();
+    if let Some(reason) = value.as_ref().and_then(untagged) {
+        return Err((id(), reason));
+    }
+    serde_json::from_str(text).map_err(|e| (id(), e.to_string()))
+}
+
+/// Why the tags of a message (as JSON) cannot be read, if they cannot: a `type`, a
+/// `command` (of a `command` request) or an `option` (of an `option` command's
+/// `change`) that is there but not a string, or a `change` that is not an object.
+fn untagged(message: &serde_json::Value) -> Option<String> {
+    use serde_json::Value;
+    fn kind(v: &Value) -> &'static str {
+        match v {
+            Value::Null => "null",
+            Value::Bool(_) => "a boolean",
+            Value::Number(_) => "a number",
+            Value::String(_) => "a string",
+            Value::Array(_) => "an array",
+            Value::Object(_) => "an object",
+        }
+    }
+    let not_a_string =
+        |field: &str, v: &Value| format!("`{field}` must be a string, not {}", kind(v));
+    let tag = |object: &Value, field: &str| -> Result<Option<String>, String> {
+        match object.get(field) {
+            None => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s.clone())),
+            Some(v) => Err(not_a_string(field, v)),
+        }
+    };
+    let check = || -> Result<(), String> {
+        if tag(message, "type")?.as_deref() != Some("command") {
+            return Ok(());
+        }
+        if tag(message, "command")?.as_deref() != Some("option") {
+            return Ok(());
+        }
+        match message.get("change") {
+            None => Ok(()),
+            Some(change @ Value::Object(_)) => tag(change, "option").map(drop),
+            Some(v) => Err(format!("`change` must be an object, not {}", kind(v))),
+        }
+    };
+    check().err()
+}
+
 impl Connection {
     fn send(&self, msg: &ServerMessage) {
         self.conn.send(to_text(msg));
@@ -271,14 +328,10 @@ impl Connection {
             );
             return true;
         }
-        let msg: ClientMessage = match serde_json::from_str(text) {
+        let msg = match parse(text) {
             Ok(m) => m,
-            Err(e) => {
-                self.error(
-                    id_of(text),
-                    None,
-                    Msg::new("bad_message").arg("reason", e.to_string()),
-                );
+            Err((id, reason)) => {
+                self.error(id, None, Msg::new("bad_message").arg("reason", reason));
                 return true;
             }
         };

@@ -5,10 +5,15 @@
 //! starts one on loopback and sets it, with `YINSH_REQUIRE_POSTGRES=1` so that a
 //! missing database fails rather than skips).
 
+use std::collections::HashSet;
 use std::sync::Arc;
 
+use axum::http::HeaderMap;
 use yinsh_server::protocol::{Pair, TableOptions, TimeSetting, VariantName};
-use yinsh_server::store::{ArchiveQuery, NewGame, SeatRecord, Store, StoredAction, StoredResult};
+use yinsh_server::session;
+use yinsh_server::store::{
+    ArchiveQuery, NewGame, SeatRecord, Store, StoreErrorKind, StoredAction, StoredResult,
+};
 
 use crate::common::{Client, TestServer, postgres_database, seated_pair};
 
@@ -40,8 +45,13 @@ async fn exercise(store: Arc<dyn Store>) {
         store.session_player("hash-a").await.unwrap(),
         Some(alice.clone())
     );
-    assert!(
-        store.create_guest("hash-a", "Again").await.is_err(),
+    assert_eq!(
+        store
+            .create_guest("hash-a", "Again")
+            .await
+            .unwrap_err()
+            .kind,
+        StoreErrorKind::Conflict,
         "a token hash is unique"
     );
 
@@ -69,8 +79,13 @@ async fn exercise(store: Arc<dyn Store>) {
             .await
             .unwrap();
     }
-    assert!(
-        store.append_action(g1, 2, &action("b6", 9)).await.is_err(),
+    assert_eq!(
+        store
+            .append_action(g1, 2, &action("b6", 9))
+            .await
+            .unwrap_err()
+            .kind,
+        StoreErrorKind::Conflict,
         "one action per ply"
     );
     store.truncate_actions(g1, 2).await.unwrap();
@@ -270,4 +285,266 @@ async fn postgres_restart_restores_games() {
         return;
     };
     restart(&url).await;
+}
+
+// ---- Unique guest names ----
+
+/// Guests' names are unique in the store, ignoring case: a taken name is a conflict,
+/// a new guest whose random name is taken gets another, and many new guests get as
+/// many names.
+async fn unique_names(store: Arc<dyn Store>) {
+    let first = store
+        .create_guest("hash-1", "SwiftOtter4821")
+        .await
+        .unwrap();
+    for (hash, name) in [("hash-2", "SwiftOtter4821"), ("hash-3", "swiftotter4821")] {
+        let e = store.create_guest(hash, name).await.unwrap_err();
+        assert_eq!(e.kind, StoreErrorKind::Conflict, "{name}: {e}");
+        // Nothing of the refused guest is kept: its session is none.
+        assert_eq!(store.session_player(hash).await.unwrap(), None);
+    }
+    // A taken token hash is a conflict too.
+    let e = store
+        .create_guest("hash-1", "CalmOwl1234")
+        .await
+        .unwrap_err();
+    assert_eq!(e.kind, StoreErrorKind::Conflict, "{e}");
+
+    // A new guest whose first names are taken gets the next free one.
+    let mut names = ["SwiftOtter4821", "SWIFTOTTER4821", "CalmOwl1234"].into_iter();
+    let (player, token) = session::identify_with(store.as_ref(), &HeaderMap::new(), || {
+        names.next().unwrap().to_owned()
+    })
+    .await
+    .expect("a guest with the third name");
+    assert_eq!(player.name, "CalmOwl1234");
+    assert_ne!(player.id, first.id);
+    let token = token.expect("a new session");
+    assert_eq!(
+        store
+            .session_player(&session::hash_token(&token))
+            .await
+            .unwrap(),
+        Some(player)
+    );
+    // Only taken names: a conflict that says so, after a bounded number of tries.
+    let mut tries = 0;
+    let e = session::identify_with(store.as_ref(), &HeaderMap::new(), || {
+        tries += 1;
+        "SwiftOtter4821".to_owned()
+    })
+    .await
+    .unwrap_err();
+    assert_eq!(e.kind, StoreErrorKind::Conflict);
+    assert!(e.to_string().contains("no free guest name"), "{e}");
+    assert_eq!(tries, session::GUEST_NAME_TRIES);
+
+    // Many new guests, as the server makes them: all names different.
+    let mut seen = HashSet::from(["swiftotter4821".to_owned(), "calmowl1234".to_owned()]);
+    for _ in 0..300 {
+        let (player, _) = session::identify(store.as_ref(), &HeaderMap::new())
+            .await
+            .unwrap();
+        assert!(
+            seen.insert(player.name.to_lowercase()),
+            "{} twice",
+            player.name
+        );
+    }
+    // A name source that repeats itself (a tiny name space) still gives distinct names.
+    let mut n = 0u64;
+    for _ in 0..40 {
+        let (player, _) = session::identify_with(store.as_ref(), &HeaderMap::new(), || {
+            n += 1;
+            format!("TinyPool{}", n % 50)
+        })
+        .await
+        .unwrap();
+        assert!(
+            seen.insert(player.name.to_lowercase()),
+            "{} twice",
+            player.name
+        );
+    }
+}
+
+#[tokio::test]
+async fn sqlite_guest_names_are_unique() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}?mode=rwc", dir.path().join("u.db").display());
+    unique_names(yinsh_server::store::open(&url).await.unwrap()).await;
+}
+
+#[tokio::test]
+async fn postgres_guest_names_are_unique() {
+    let Some(url) = postgres_database("unique_names").await else {
+        return;
+    };
+    unique_names(yinsh_server::store::open(&url).await.unwrap()).await;
+}
+
+/// A migrator of the first migration of `folder` alone: the schema of the servers
+/// before names were unique.
+async fn first_migration(folder: &str) -> (sqlx::migrate::Migrator, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let from = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("migrations")
+        .join(folder)
+        .join("0001_init.sql");
+    std::fs::copy(&from, dir.path().join("0001_init.sql")).unwrap();
+    let old = sqlx::migrate::Migrator::new(dir.path()).await.unwrap();
+    assert_eq!(old.iter().count(), 1);
+    (old, dir)
+}
+
+/// Players of the old schema, ids 1–9 in order: names taken two and three times (in
+/// other cases too), and names that renaming by the id alone would take
+/// (`SwiftOtter7` with id 3 would be `SwiftOtter73`).
+const OLD_NAMES: [&str; 9] = [
+    "SwiftOtter7",
+    "CalmOwl42",
+    "SwiftOtter7",
+    "swiftotter7",
+    "CalmOwl42",
+    "SwiftOtter73",
+    "BoldYak1",
+    "BoldYak1",
+    "BoldYak18",
+];
+
+/// The SQL that fills an old database with `names` (ids 1, 2, … in order), a session
+/// `hash-<id>` for each, and an unfinished game of the first two.
+fn old_rows(names: &[&str]) -> String {
+    let mut sql = String::new();
+    for (i, name) in names.iter().enumerate() {
+        let id = i + 1;
+        sql.push_str(&format!(
+            "INSERT INTO players (name, created_at) VALUES ('{name}', {id});\n\
+             INSERT INTO sessions (token_hash, player_id, created_at) VALUES ('hash-{id}', {id}, {id});\n"
+        ));
+    }
+    sql.push_str(&format!(
+        "INSERT INTO games (table_id, options, white_id, white_name, black_id, black_name, \
+         started_at) VALUES ('old', '{{\"variant\":\"standard\",\"log\":true}}', 2, '{}', 3, '{}', 5);",
+        names[1], names[2]
+    ));
+    sql
+}
+
+/// After the migration: the oldest of each name keeps it, the others are renamed, all
+/// names differ (ignoring case), sessions and games are as they were, and names are
+/// unique from now on.
+async fn check_migrated(url: &str) {
+    let store = yinsh_server::store::open(url).await.unwrap();
+    let mut names = Vec::new();
+    for id in 1..=OLD_NAMES.len() as i64 {
+        let player = store
+            .session_player(&format!("hash-{id}"))
+            .await
+            .unwrap()
+            .expect("the session is kept");
+        assert_eq!(player.id, id);
+        names.push(player.name);
+    }
+    assert_eq!(
+        names,
+        [
+            "SwiftOtter7",
+            "CalmOwl42",
+            "SwiftOtter703",
+            "swiftotter704",
+            "CalmOwl4205",
+            "SwiftOtter73",
+            "BoldYak1",
+            "BoldYak108",
+            "BoldYak18",
+        ]
+        .map(String::from),
+        "the later ones renamed: a 0 and the id after the name"
+    );
+    let distinct: HashSet<String> = names.iter().map(|n| n.to_lowercase()).collect();
+    assert_eq!(distinct.len(), names.len());
+    let games = store.unfinished_games().await.unwrap();
+    assert_eq!(games.len(), 1);
+    assert_eq!(
+        (
+            games[0].game.white.name.as_str(),
+            games[0].game.black.name.as_str()
+        ),
+        ("CalmOwl42", "SwiftOtter7"),
+        "games keep the names they were played under"
+    );
+    let e = store
+        .create_guest("hash-new", "CALMOWL42")
+        .await
+        .unwrap_err();
+    assert_eq!(e.kind, StoreErrorKind::Conflict, "{e}");
+    let fresh = store.create_guest("hash-new", "CalmOwl4242").await.unwrap();
+    // (PostgreSQL's sequence counted the refused one too.)
+    assert!(fresh.id > OLD_NAMES.len() as i64, "{fresh:?}");
+}
+
+#[tokio::test]
+async fn sqlite_duplicate_names_are_renamed_by_the_migration() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}?mode=rwc", dir.path().join("old.db").display());
+    let (old, _migrations) = first_migration("sqlite").await;
+    let pool = sqlx::SqlitePool::connect(&url).await.unwrap();
+    old.run(&pool).await.unwrap();
+    sqlx::raw_sql(&old_rows(&OLD_NAMES))
+        .execute(&pool)
+        .await
+        .unwrap();
+    pool.close().await;
+    check_migrated(&url).await;
+}
+
+#[tokio::test]
+async fn postgres_duplicate_names_are_renamed_by_the_migration() {
+    let Some(url) = postgres_database("old_names").await else {
+        return;
+    };
+    let (old, _migrations) = first_migration("postgres").await;
+    let pool = sqlx::PgPool::connect(&url).await.unwrap();
+    old.run(&pool).await.unwrap();
+    sqlx::raw_sql(&old_rows(&OLD_NAMES))
+        .execute(&pool)
+        .await
+        .unwrap();
+    pool.close().await;
+    check_migrated(&url).await;
+}
+
+/// Should a renamed name be taken all the same (no name the server made is: those
+/// end in one or two digits), the migration fails whole and the store does not open:
+/// nobody is renamed, the names stay as they were.
+#[tokio::test]
+async fn a_migration_that_cannot_make_names_unique_changes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}?mode=rwc", dir.path().join("old.db").display());
+    let (old, _migrations) = first_migration("sqlite").await;
+    let pool = sqlx::SqlitePool::connect(&url).await.unwrap();
+    old.run(&pool).await.unwrap();
+    let names = ["SwiftOtter7", "SwiftOtter703", "SwiftOtter7"];
+    sqlx::raw_sql(&old_rows(&names))
+        .execute(&pool)
+        .await
+        .unwrap();
+    pool.close().await;
+    let e = match yinsh_server::store::open(&url).await {
+        Ok(_) => panic!("the store opened"),
+        Err(e) => e,
+    };
+    assert_eq!(e.kind, StoreErrorKind::Conflict, "{e}");
+    let pool = sqlx::SqlitePool::connect(&url).await.unwrap();
+    let kept: Vec<String> = sqlx::query_scalar("SELECT name FROM players ORDER BY id")
+        .fetch_all(&pool)
+        .await
+        .unwrap();
+    assert_eq!(kept, names);
+    let applied: Vec<i64> = sqlx::query_scalar("SELECT version FROM _sqlx_migrations")
+        .fetch_all(&pool)
+        .await
+        .unwrap();
+    assert_eq!(applied, [1]);
 }

@@ -29,7 +29,7 @@ impl Backend {
         } else if url.starts_with("postgres:") || url.starts_with("postgresql:") {
             Ok(Backend::Postgres)
         } else {
-            Err(StoreError(format!(
+            Err(StoreError::unavailable(format!(
                 "unsupported database URL '{url}': use sqlite://… or postgres://…"
             )))
         }
@@ -88,7 +88,7 @@ fn seat(row: &AnyRow, color: &str) -> StoreResult<SeatRecord> {
 fn game_row(row: &AnyRow) -> StoreResult<StoredGame> {
     let options: String = row.try_get("options")?;
     let options = serde_json::from_str(&options)
-        .map_err(|e| StoreError(format!("stored table options are unreadable: {e}")))?;
+        .map_err(|e| StoreError::corrupt(format!("stored table options are unreadable: {e}")))?;
     let finished_at: Option<i64> = row.try_get("finished_at")?;
     let termination: Option<String> = row.try_get("termination")?;
     let result = match (finished_at, termination) {
@@ -250,7 +250,7 @@ impl Store for SqlStore {
     fn create_game<'a>(&'a self, game: &'a NewGame) -> StoreFuture<'a, i64> {
         Box::pin(async move {
             let options = serde_json::to_string(&game.options)
-                .map_err(|e| StoreError(format!("table options: {e}")))?;
+                .map_err(|e| StoreError::corrupt(format!("table options: {e}")))?;
             let row = sqlx::query(
                 "INSERT INTO games (table_id, options, white_id, white_name, white_bot, \
                  black_id, black_name, black_bot, started_at) \
