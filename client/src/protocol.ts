@@ -87,7 +87,11 @@ change: OptionChange, } | { "command": "bot",
 /**
  * Strength 1–10 (default 5).
  */
-level?: number, } | { "command": "resign" } | { "command": "draw" } | { "command": "takeback" } | { "command": "accept" } | { "command": "decline" } | { "command": "who" } | { "command": "help" };
+level?: number, } | { "command": "resign" } | { "command": "draw" } | { "command": "takeback" } | { "command": "accept" } | { "command": "decline" } | { "command": "claim", 
+/**
+ * Claim a draw rather than the win (`false` when absent).
+ */
+draw: boolean, } | { "command": "abort" } | { "command": "who" } | { "command": "help" };
 
 export type Since = { 
 /**
@@ -149,7 +153,11 @@ change: OptionChange, } | { "command": "bot",
 /**
  * Strength 1–10 (default 5).
  */
-level?: number, } | { "command": "resign" } | { "command": "draw" } | { "command": "takeback" } | { "command": "accept" } | { "command": "decline" } | { "command": "who" } | { "command": "help" }) | { "type": "act", 
+level?: number, } | { "command": "resign" } | { "command": "draw" } | { "command": "takeback" } | { "command": "accept" } | { "command": "decline" } | { "command": "claim", 
+/**
+ * Claim a draw rather than the win (`false` when absent).
+ */
+draw: boolean, } | { "command": "abort" } | { "command": "who" } | { "command": "help" }) | { "type": "act", 
 /**
  * The table id.
  */
@@ -208,7 +216,11 @@ change: OptionChange, } | { "command": "bot",
 /**
  * Strength 1–10 (default 5).
  */
-level?: number, } | { "command": "resign" } | { "command": "draw" } | { "command": "takeback" } | { "command": "accept" } | { "command": "decline" } | { "command": "who" } | { "command": "help" }) | { "type": "act", 
+level?: number, } | { "command": "resign" } | { "command": "draw" } | { "command": "takeback" } | { "command": "accept" } | { "command": "decline" } | { "command": "claim", 
+/**
+ * Claim a draw rather than the win (`false` when absent).
+ */
+draw: boolean, } | { "command": "abort" } | { "command": "who" } | { "command": "help" }) | { "type": "act", 
 /**
  * The table id.
  */
@@ -306,7 +318,8 @@ winner?: SeatColor,
 score: string, 
 /**
  * `target reached`, `pool exhausted`, `no moves`, `turn limit`, `resignation`,
- * `time`, `agreement` or `abandoned`.
+ * `time`, `agreement` or `abandoned` (claimed after the opponent left, or
+ * adjudicated after both left).
  */
 termination: string, };
 
@@ -370,7 +383,24 @@ draw_offer?: SeatColor,
 /**
  * The player whose takeback request is pending.
  */
-takeback_request?: SeatColor, };
+takeback_request?: SeatColor, 
+/**
+ * Takebacks granted to each player so far (at most 3 each per game).
+ */
+takebacks: Pair<number>, 
+/**
+ * Whether a seated player may still abort the game (neither has made two actions).
+ */
+abortable: boolean, 
+/**
+ * The player who may claim the game now (`/claim`): their opponent has been away
+ * longer than the grace period.
+ */
+claimable?: SeatColor, 
+/**
+ * Whether the clocks stand still because the database is not available.
+ */
+paused: boolean, };
 
 export type ChatLine = { 
 /**
@@ -488,7 +518,15 @@ by: SeatColor, } | { "kind": "game_over",
 /**
  * How.
  */
-result: ResultView, } | { "kind": "chat", 
+result: ResultView, } | { "kind": "aborted", 
+/**
+ * The player who aborted it; none when the server did (both players gone).
+ */
+by?: SeatColor, } | { "kind": "claimable", 
+/**
+ * The player who may claim.
+ */
+by: SeatColor, } | { "kind": "interrupted" } | { "kind": "resumed" } | { "kind": "chat", 
 /**
  * The line.
  */

@@ -88,6 +88,12 @@ export const de: Record<Key, string> = {
   "table.replay": "Wiederholung dieser Partie ansehen",
   "table.drawOffered": "{player} bietet Remis an.",
   "table.takebackRequested": "{player} möchte einen Zug zurücknehmen.",
+  "table.abort": "Abbrechen",
+  "table.abortConfirm": "Zum Abbrechen erneut klicken",
+  "table.claimWin": "Sieg beanspruchen",
+  "table.claimDraw": "Remis beanspruchen",
+  "table.takebacksLeft": "Noch {left} von {limit} Zurücknahmen",
+  "table.paused": "Datenbank nicht erreichbar — Uhren angehalten",
 
   // Whose turn, what to do.
   "turn.you.place": "Du bist dran: setze einen Ring.",
@@ -123,6 +129,11 @@ export const de: Record<Key, string> = {
   "event.drawOffered": "{player} bietet Remis an.",
   "event.takebackRequested": "{player} möchte den letzten Zug zurücknehmen.",
   "event.declined": "{player} hat abgelehnt.",
+  "event.aborted": "{player} hat die Partie abgebrochen.",
+  "event.abortedByServer": "Die Partie wurde abgebrochen: Beide Spieler sind weg.",
+  "event.claimable": "{player} kann die Partie beanspruchen: Der Gegner ist weg.",
+  "event.interrupted": "Die Datenbank ist nicht erreichbar: Die Uhren stehen.",
+  "event.resumed": "Die Datenbank ist zurück: Es geht weiter.",
 
   // Archive and replay.
   "archive.title": "Archiv",

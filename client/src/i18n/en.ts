@@ -86,6 +86,12 @@ export const en = {
   "table.replay": "Replay this game",
   "table.drawOffered": "{player} offers a draw.",
   "table.takebackRequested": "{player} asks to take back.",
+  "table.abort": "Abort",
+  "table.abortConfirm": "Click again to abort",
+  "table.claimWin": "Claim victory",
+  "table.claimDraw": "Claim draw",
+  "table.takebacksLeft": "Takebacks left: {left} of {limit}",
+  "table.paused": "Database unavailable — clocks stopped",
 
   // Whose turn, what to do.
   "turn.you.place": "Your turn: place a ring.",
@@ -121,6 +127,11 @@ export const en = {
   "event.drawOffered": "{player} offers a draw.",
   "event.takebackRequested": "{player} asks to take back the last turn.",
   "event.declined": "{player} declined.",
+  "event.aborted": "{player} aborted the game.",
+  "event.abortedByServer": "The game was aborted: both players are away.",
+  "event.claimable": "{player} may claim the game: the opponent is away.",
+  "event.interrupted": "The database is unavailable: clocks stopped.",
+  "event.resumed": "The database is back: play resumes.",
 
   // Archive and replay.
   "archive.title": "Archive",

@@ -88,6 +88,12 @@ export const nl: Record<Key, string> = {
   "table.replay": "Deze partij terugkijken",
   "table.drawOffered": "{player} biedt remise aan.",
   "table.takebackRequested": "{player} wil een zet terugnemen.",
+  "table.abort": "Afbreken",
+  "table.abortConfirm": "Klik nogmaals om af te breken",
+  "table.claimWin": "Winst opeisen",
+  "table.claimDraw": "Remise opeisen",
+  "table.takebacksLeft": "Nog {left} van {limit} keer terugnemen",
+  "table.paused": "Database niet beschikbaar — klokken staan stil",
 
   // Whose turn, what to do.
   "turn.you.place": "Jouw beurt: plaats een ring.",
@@ -123,6 +129,11 @@ export const nl: Record<Key, string> = {
   "event.drawOffered": "{player} biedt remise aan.",
   "event.takebackRequested": "{player} wil de laatste beurt terugnemen.",
   "event.declined": "{player} heeft geweigerd.",
+  "event.aborted": "{player} heeft de partij afgebroken.",
+  "event.abortedByServer": "De partij is afgebroken: beide spelers zijn weg.",
+  "event.claimable": "{player} mag de partij opeisen: de tegenstander is weg.",
+  "event.interrupted": "De database is niet beschikbaar: de klokken staan stil.",
+  "event.resumed": "De database is terug: er wordt verder gespeeld.",
 
   // Archive and replay.
   "archive.title": "Archief",

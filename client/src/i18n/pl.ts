@@ -88,6 +88,12 @@ export const pl: Record<Key, string> = {
   "table.replay": "Obejrzyj powtórkę tej partii",
   "table.drawOffered": "{player} proponuje remis.",
   "table.takebackRequested": "{player} prosi o cofnięcie ruchu.",
+  "table.abort": "Przerwij",
+  "table.abortConfirm": "Kliknij ponownie, aby przerwać",
+  "table.claimWin": "Zażądaj wygranej",
+  "table.claimDraw": "Zażądaj remisu",
+  "table.takebacksLeft": "Pozostałe cofnięcia: {left} z {limit}",
+  "table.paused": "Baza danych niedostępna — zegary zatrzymane",
 
   // Whose turn, what to do.
   "turn.you.place": "Twój ruch: postaw pierścień.",
@@ -123,6 +129,11 @@ export const pl: Record<Key, string> = {
   "event.drawOffered": "{player} proponuje remis.",
   "event.takebackRequested": "{player} prosi o cofnięcie ostatniej tury.",
   "event.declined": "{player} odmawia.",
+  "event.aborted": "{player} przerywa partię.",
+  "event.abortedByServer": "Partia została przerwana: obu graczy nie ma.",
+  "event.claimable": "{player} może zażądać rozstrzygnięcia partii: przeciwnika nie ma.",
+  "event.interrupted": "Baza danych jest niedostępna: zegary zatrzymane.",
+  "event.resumed": "Baza danych znów działa: gra toczy się dalej.",
 
   // Archive and replay.
   "archive.title": "Archiwum",

@@ -21,8 +21,101 @@ import { optionsForm } from "./lobby";
 import { describeOptions } from "./options";
 
 const COLORS: SeatColor[] = ["white", "black"];
-/** How long the resign button waits for the click that confirms. */
-const RESIGN_CONFIRM_MS = 4000;
+/** How long a button that ends the game (resign, abort) waits for the click that confirms. */
+const CONFIRM_MS = 4000;
+/** Takebacks each player may be granted in one game (the server's limit). */
+export const TAKEBACK_LIMIT = 3;
+
+type EventMessage = Extract<ServerMessage, { type: "event" }>;
+
+const opponent = (c: SeatColor): SeatColor => (c === "white" ? "black" : "white");
+
+/** What a seated player's buttons of a running game depend on; null when there are none. */
+export interface GameButtons {
+  /** The opponent's pending offer, to accept or decline. */
+  answer: "draw" | "takeback" | null;
+  /** The game may still be aborted (neither player has made two actions). */
+  abort: boolean;
+  /** This player may claim the game (the opponent is away). */
+  claim: boolean;
+  /** Takebacks this player may still be granted. */
+  takebacksLeft: number;
+}
+
+export function gameButtons(game: GameView | undefined, seat: SeatColor | null): GameButtons | null {
+  if (!game || game.result || !seat) return null;
+  const other = opponent(seat);
+  return {
+    answer: game.draw_offer === other ? "draw" : game.takeback_request === other ? "takeback" : null,
+    abort: game.abortable,
+    claim: game.claimable === seat,
+    takebacksLeft: Math.max(0, TAKEBACK_LIMIT - game.takebacks[seat]),
+  };
+}
+
+/** Applies an event to the table as the page holds it (the log and redrawing aside). */
+export function applyEvent(view: TableView, msg: EventMessage): void {
+  const event = msg.event;
+  view.version = msg.version;
+  switch (event.kind) {
+    case "joined":
+      view.seats[event.color] = event.player;
+      break;
+    case "left":
+      view.seats[event.color] = null;
+      break;
+    case "presence": {
+      const p = view.seats[event.color];
+      if (p) p.online = event.online;
+      break;
+    }
+    case "spectators":
+      view.spectators = event.names;
+      view.spectator_count = event.count;
+      break;
+    case "options":
+      view.options = event.options;
+      break;
+  }
+  // An aborted game is gone (not archived): the table waits for a new one.
+  if (event.kind === "aborted") view.game = undefined;
+  else if (msg.game) view.game = msg.game;
+  if (msg.clocks && view.game) view.game.clocks = msg.clocks;
+}
+
+/** The log line of an event, if it has one (`nameOf` names the player of a seat). */
+export function describeEvent(event: TableEvent, nameOf: (c: SeatColor) => string): string | null {
+  switch (event.kind) {
+    case "joined":
+      return t("event.joined", { player: event.player.bot ? `${t("table.bot")} ${event.player.bot}` : event.player.name, color: t(`color.${event.color}`) });
+    case "left":
+      return t("event.left", { color: t(`color.${event.color}`) });
+    case "presence":
+      return t(event.online ? "event.online" : "event.offline", { player: nameOf(event.color) });
+    case "options":
+      return t("event.options", { player: event.by, options: describeOptions(event.options) });
+    case "started":
+      return t("event.started");
+    case "took_back":
+      return t("event.tookBack", { count: event.actions });
+    case "draw_offered":
+      return t("event.drawOffered", { player: nameOf(event.by) });
+    case "takeback_requested":
+      return t("event.takebackRequested", { player: nameOf(event.by) });
+    case "declined":
+      return t("event.declined", { player: nameOf(event.by) });
+    case "aborted":
+      return event.by ? t("event.aborted", { player: nameOf(event.by) }) : t("event.abortedByServer");
+    case "claimable":
+      return t("event.claimable", { player: nameOf(event.by) });
+    case "interrupted":
+      return t("event.interrupted");
+    case "resumed":
+      return t("event.resumed");
+    default:
+      return null;
+  }
+}
 
 export function mountTable(root: HTMLElement, conn: Connection, id: string): () => void {
   let view: TableView | null = null;
@@ -51,6 +144,7 @@ export function mountTable(root: HTMLElement, conn: Connection, id: string): () 
     spellcheck: "false",
   }) as HTMLInputElement;
   const seatsBox = h("div", { class: "seats" });
+  const pausedLine = h("p", { class: "paused-notice", "data-testid": "paused", role: "status", hidden: true }, t("table.paused"));
   const controls = h("div", { class: "controls", "data-testid": "controls" });
   const optionsBox = h("div", { class: "table-options" });
   const poolLine = h("p", { class: "pool", "data-testid": "pool" });
@@ -86,6 +180,7 @@ export function mountTable(root: HTMLElement, conn: Connection, id: string): () 
           "aside",
           { class: "side" },
           seatsBox,
+          pausedLine,
           controls,
           optionsBox,
           poolLine,
@@ -148,7 +243,8 @@ export function mountTable(root: HTMLElement, conn: Connection, id: string): () 
   // ---- Rendering ----
   function clockMs(clocks: ClockView, c: SeatColor): number {
     const base = c === "white" ? clocks.white_ms : clocks.black_ms;
-    return clocks.running === c ? base - (performance.now() - clocksAt) : base;
+    // The server leaves `running` absent while the game is paused; checked here too.
+    return clocks.running === c && !view?.game?.paused ? base - (performance.now() - clocksAt) : base;
   }
 
   /** The clock elements of the seats, updated between events by `tick`. */
@@ -167,6 +263,7 @@ export function mountTable(root: HTMLElement, conn: Connection, id: string): () 
   function renderSeats(): void {
     if (!view) return;
     const game = view.game;
+    pausedLine.hidden = !game?.paused;
     const key = JSON.stringify([
       view.seats,
       mySeat(),
@@ -230,6 +327,7 @@ export function mountTable(root: HTMLElement, conn: Connection, id: string): () 
       !!view.seats.black,
       game?.draw_offer,
       game?.takeback_request,
+      gameButtons(game, seat),
       seat ? nameOf(other) : null,
     ]);
     const optionsKey = JSON.stringify([seat && !running(), view.options]);
@@ -248,8 +346,8 @@ export function mountTable(root: HTMLElement, conn: Connection, id: string): () 
     const seat = mySeat();
     const game = view.game;
     const buttons: HTMLElement[] = [];
-    const button = (key: Key, testid: string, run: () => void) =>
-      buttons.push(h("button", { type: "button", "data-testid": testid, onclick: run }, t(key)));
+    const button = (key: Key, testid: string, run: () => void, title?: string) =>
+      buttons.push(h("button", { type: "button", "data-testid": testid, title, onclick: run }, t(key)));
     if (seat && !running()) {
       if (view.seats.white && view.seats.black) button("table.start", "start", () => void command({ command: "start" }));
       if (!view.seats[seat === "white" ? "black" : "white"]) {
@@ -261,39 +359,46 @@ export function mountTable(root: HTMLElement, conn: Connection, id: string): () 
       }
       button("table.leave", "leave", () => void command({ command: "leave" }));
     }
-    if (seat && running()) {
-      const other = seat === "white" ? "black" : "white";
-      if (game!.draw_offer === other || game!.takeback_request === other) {
-        const what = game!.draw_offer === other ? "table.drawOffered" : "table.takebackRequested";
+    const playing = gameButtons(game, seat);
+    if (seat && playing) {
+      const other = opponent(seat);
+      if (playing.answer) {
+        const what = playing.answer === "draw" ? "table.drawOffered" : "table.takebackRequested";
         buttons.push(h("span", { class: "offer", "data-testid": "offer" }, t(what, { player: nameOf(other) })));
         button("table.accept", "accept", () => void command({ command: "accept" }));
         button("table.decline", "decline", () => void command({ command: "decline" }));
       }
+      if (playing.claim) {
+        button("table.claimWin", "claim-win", () => void command({ command: "claim", draw: false }));
+        button("table.claimDraw", "claim-draw", () => void command({ command: "claim", draw: true }));
+      }
       button("table.draw", "draw", () => void command({ command: "draw" }));
-      button("table.takeback", "takeback", () => void command({ command: "takeback" }));
-      buttons.push(resignButton());
+      const left = t("table.takebacksLeft", { left: playing.takebacksLeft, limit: TAKEBACK_LIMIT });
+      button("table.takeback", "takeback", () => void command({ command: "takeback" }), left);
+      if (playing.abort) buttons.push(confirmButton("table.abort", "table.abortConfirm", "abort", { command: "abort" }));
+      buttons.push(confirmButton("table.resign", "table.resignConfirm", "resign", { command: "resign" }));
     }
     replace(controls, buttons);
   }
 
-  /** Resigning takes two clicks: the first asks for a second within a few seconds. */
-  function resignButton(): HTMLElement {
-    const b = h("button", { type: "button", "data-testid": "resign" }, t("table.resign"));
+  /** Resigning and aborting take two clicks: the first asks for a second within a few seconds. */
+  function confirmButton(key: Key, confirmKey: Key, testid: string, c: Command): HTMLElement {
+    const b = h("button", { type: "button", "data-testid": testid }, t(key));
     let timer: number | undefined;
     b.onclick = () => {
       if (b.dataset.confirm) {
         window.clearTimeout(timer);
-        void command({ command: "resign" });
+        void command(c);
         return;
       }
       b.dataset.confirm = "true";
       b.classList.add("confirm");
-      b.textContent = t("table.resignConfirm");
+      b.textContent = t(confirmKey);
       timer = window.setTimeout(() => {
         delete b.dataset.confirm;
         b.classList.remove("confirm");
-        b.textContent = t("table.resign");
-      }, RESIGN_CONFIRM_MS);
+        b.textContent = t(key);
+      }, CONFIRM_MS);
     };
     return b;
   }
@@ -407,31 +512,6 @@ export function mountTable(root: HTMLElement, conn: Connection, id: string): () 
   }
 
   // ---- Events ----
-  function describe(event: TableEvent): string | null {
-    switch (event.kind) {
-      case "joined":
-        return t("event.joined", { player: event.player.bot ? `${t("table.bot")} ${event.player.bot}` : event.player.name, color: t(`color.${event.color}`) });
-      case "left":
-        return t("event.left", { color: t(`color.${event.color}`) });
-      case "presence":
-        return t(event.online ? "event.online" : "event.offline", { player: nameOf(event.color) });
-      case "options":
-        return t("event.options", { player: event.by, options: describeOptions(event.options) });
-      case "started":
-        return t("event.started");
-      case "took_back":
-        return t("event.tookBack", { count: event.actions });
-      case "draw_offered":
-        return t("event.drawOffered", { player: nameOf(event.by) });
-      case "takeback_requested":
-        return t("event.takebackRequested", { player: nameOf(event.by) });
-      case "declined":
-        return t("event.declined", { player: nameOf(event.by) });
-      default:
-        return null;
-    }
-  }
-
   function onMessage(msg: ServerMessage): void {
     if (msg.type === "error") {
       replace(root, h("p", { class: "message" }, msg.text), h("a", { href: "#/" }, t("table.back")));
@@ -453,39 +533,12 @@ export function mountTable(root: HTMLElement, conn: Connection, id: string): () 
     }
     if (msg.type !== "event" || !view) return;
     const event = msg.event;
-    view.version = msg.version;
-    switch (event.kind) {
-      case "joined":
-        view.seats[event.color] = event.player;
-        break;
-      case "left":
-        view.seats[event.color] = null;
-        break;
-      case "presence": {
-        const p = view.seats[event.color];
-        if (p) p.online = event.online;
-        break;
-      }
-      case "spectators":
-        view.spectators = event.names;
-        view.spectator_count = event.count;
-        break;
-      case "options":
-        view.options = event.options;
-        break;
-      case "acted":
-        lastAction = event.action;
-        break;
-      case "chat":
-        log(event.line.text, "chat", event.line.from);
-        break;
-      case "game_over":
-        break;
-    }
-    if (msg.game) view.game = msg.game;
-    if (msg.clocks && view.game) view.game.clocks = msg.clocks;
+    applyEvent(view, msg);
+    if (event.kind === "acted") lastAction = event.action;
+    if (event.kind === "aborted") lastAction = null;
+    if (event.kind === "chat") log(event.line.text, "chat", event.line.from);
     if (msg.game || msg.clocks) clocksAt = performance.now();
-    const text = describe(event);
+    const text = describeEvent(event, nameOf);
     if (text) log(text);
     if (event.kind === "game_over" && view.game?.result) {
       const r = view.game.result;

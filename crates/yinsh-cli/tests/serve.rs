@@ -239,7 +239,7 @@ async fn a_server_killed_under_load_keeps_every_acknowledged_action() {
         .unwrap();
     for (game, acknowledged) in &report.acknowledged {
         let stored = store
-            .game(*game)
+            .game(yinsh_server::vocab::GameId(*game))
             .await
             .unwrap()
             .expect("the game is stored");

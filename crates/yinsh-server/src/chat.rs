@@ -38,13 +38,11 @@
 
 use std::fmt;
 
-use crate::i18n::Msg;
-
 /// The longest chat line kept, in characters (Unicode scalar values), after trimming.
 pub const MAX_CHARS: usize = 500;
 
-/// Why a chat line is refused. [`ChatProblem::code`] is its error code on the wire
-/// (`docs/protocol.md`).
+/// Why a chat line is refused; as a [`crate::refusal::Refusal`] it has its error code on
+/// the wire (`docs/protocol.md`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ChatProblem {
     /// Nothing is left after trimming whitespace (`empty_chat`).
@@ -63,29 +61,6 @@ pub enum ChatProblem {
     /// Nothing in the line is visible: only whitespace and characters that draw nothing
     /// (`chat_invisible`).
     Invisible,
-}
-
-impl ChatProblem {
-    /// The error code: `empty_chat`, `chat_too_long`, `chat_control`, `chat_bidi` or
-    /// `chat_invisible`.
-    pub const fn code(self) -> &'static str {
-        match self {
-            ChatProblem::Empty => "empty_chat",
-            ChatProblem::TooLong { .. } => "chat_too_long",
-            ChatProblem::Control => "chat_control",
-            ChatProblem::BidiControl => "chat_bidi",
-            ChatProblem::Invisible => "chat_invisible",
-        }
-    }
-
-    /// The error as a message to render in a player's language (`chat_too_long` with
-    /// its `limit`).
-    pub fn msg(self) -> Msg {
-        match self {
-            ChatProblem::TooLong { limit } => Msg::new(self.code()).arg("limit", limit),
-            _ => Msg::new(self.code()),
-        }
-    }
 }
 
 impl fmt::Display for ChatProblem {
@@ -265,7 +240,10 @@ mod tests {
             BidiControl,
             Invisible,
         ];
-        let codes: Vec<&str> = problems.iter().map(|p| p.code()).collect();
+        let codes: Vec<&str> = problems
+            .iter()
+            .map(|p| crate::refusal::Refusal::from(*p).code())
+            .collect();
         assert_eq!(
             codes,
             [
@@ -277,7 +255,6 @@ mod tests {
             ]
         );
         for p in problems {
-            assert_eq!(p.msg().key, p.code());
             assert!(!p.to_string().is_empty());
         }
     }

@@ -1,16 +1,16 @@
 //! Chat slash commands (`/join white`, `/option time 10+5`, …) read into [`Command`]s,
 //! the same values the buttons send.
 
-use crate::i18n::Msg;
 use crate::protocol::{Command, OptionChange, SeatColor, TimeSetting, VariantName};
+use crate::refusal::Refusal;
 
 /// Reads a chat line that starts with `/`.
-pub fn parse(text: &str) -> Result<Command, Msg> {
+pub fn parse(text: &str) -> Result<Command, Refusal> {
     let mut words = text.trim().trim_start_matches('/').split_whitespace();
     let name = words.next().unwrap_or("").to_ascii_lowercase();
     let args: Vec<&str> = words.collect();
-    let usage = |u: &str| Msg::new("command_usage").arg("usage", u);
-    let no_args = |cmd: Command, u: &str| {
+    let usage = |usage: &'static str| Refusal::CommandUsage { usage };
+    let no_args = |cmd: Command, u: &'static str| {
         if args.is_empty() {
             Ok(cmd)
         } else {
@@ -37,7 +37,7 @@ pub fn parse(text: &str) -> Result<Command, Msg> {
                     l.parse::<u8>()
                         .ok()
                         .filter(|l| (1..=10).contains(l))
-                        .ok_or_else(|| Msg::new("bad_level"))?,
+                        .ok_or(Refusal::BadLevel)?,
                 ),
             }),
             _ => Err(usage("/bot [level]")),
@@ -47,9 +47,17 @@ pub fn parse(text: &str) -> Result<Command, Msg> {
         "takeback" => no_args(Command::Takeback, "/takeback"),
         "accept" => no_args(Command::Accept, "/accept"),
         "decline" => no_args(Command::Decline, "/decline"),
+        "claim" => match args.as_slice() {
+            [] => Ok(Command::Claim { draw: false }),
+            [d] if d.eq_ignore_ascii_case("draw") => Ok(Command::Claim { draw: true }),
+            _ => Err(usage("/claim [draw]")),
+        },
+        "abort" => no_args(Command::Abort, "/abort"),
         "who" => no_args(Command::Who, "/who"),
         "help" => Ok(Command::Help),
-        _ => Err(Msg::new("unknown_command").arg("command", format!("/{name}"))),
+        _ => Err(Refusal::UnknownCommand {
+            command: format!("/{name}"),
+        }),
     }
 }
 
@@ -78,8 +86,8 @@ pub fn time_setting(text: &str) -> Option<TimeSetting> {
     })
 }
 
-fn option(args: &[&str]) -> Result<OptionChange, Msg> {
-    let usage = |u: &str| Msg::new("command_usage").arg("usage", u);
+fn option(args: &[&str]) -> Result<OptionChange, Refusal> {
+    let usage = |usage: &'static str| Refusal::CommandUsage { usage };
     let name = args
         .first()
         .map(|s| s.to_ascii_lowercase())
@@ -161,10 +169,16 @@ mod tests {
 
     #[test]
     fn bad_commands_say_how() {
-        assert_eq!(parse("/dance").unwrap_err().key, "unknown_command");
-        assert_eq!(parse("/join green").unwrap_err().key, "command_usage");
-        assert_eq!(parse("/bot 11").unwrap_err().key, "bad_level");
-        assert_eq!(parse("/option time soon").unwrap_err().key, "command_usage");
-        assert_eq!(parse("/resign now").unwrap_err().key, "command_usage");
+        assert_eq!(parse("/dance").unwrap_err().code(), "unknown_command");
+        assert_eq!(parse("/join green").unwrap_err().code(), "command_usage");
+        assert_eq!(parse("/bot 11").unwrap_err(), Refusal::BadLevel);
+        assert_eq!(
+            parse("/option time soon").unwrap_err().code(),
+            "command_usage"
+        );
+        assert_eq!(parse("/resign now").unwrap_err().code(), "command_usage");
+        assert_eq!(parse("/claim later").unwrap_err().code(), "command_usage");
+        assert_eq!(parse("/claim DRAW"), Ok(Command::Claim { draw: true }));
+        assert_eq!(parse("/abort"), Ok(Command::Abort));
     }
 }

@@ -12,6 +12,7 @@ use crate::protocol::{
     BoardView, ClockView, Frame, GameView, Pair, ResultView, SeatColor, StageName, TableOptions,
     VariantName,
 };
+use crate::vocab::GameId;
 
 /// The rules a table's options describe.
 pub fn rules_of(options: &TableOptions) -> Rules {
@@ -33,16 +34,19 @@ pub fn time_control_of(options: &TableOptions) -> Option<TimeControl> {
         .map(|t| TimeControl::minutes(t.minutes, t.increment))
 }
 
-/// Server-side chess clocks: time left for each player and the moment the running one
-/// (the player to act) started.
+/// Server-side chess clocks: time left for each player and, while the running one
+/// (the player to act) runs, since when.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Clocks {
-    /// Time left at `since`.
+    /// Time left at `since` (or when the clocks stopped).
     pub remaining: ByColor<Duration>,
+    /// Each clock at the start of the game.
+    pub initial: Duration,
     /// Added after each completed turn.
     pub increment: Duration,
-    /// When the running clock last started.
-    pub since: Instant,
+    /// When the running clock last started; `None` while the clocks stand still (the
+    /// game is over, or the store is down: nobody's time).
+    pub since: Option<Instant>,
 }
 
 impl Clocks {
@@ -54,19 +58,25 @@ impl Clocks {
                 white: initial,
                 black: initial,
             },
+            initial,
             increment: Duration::from_secs(u64::from(tc.increment_secs)),
-            since: now,
+            since: Some(now),
         }
     }
 
-    /// `color`'s time left at `now`, when `color`'s clock runs.
+    /// `color`'s time left at `now`, when `color`'s clock is the one that would run.
     pub fn left(&self, color: Color, running: bool, now: Instant) -> Duration {
         let r = self.remaining[color];
-        if running {
-            r.saturating_sub(now.saturating_duration_since(self.since))
-        } else {
-            r
+        match self.since {
+            Some(since) if running => r.saturating_sub(now.saturating_duration_since(since)),
+            _ => r,
         }
+    }
+
+    /// Charges `color` (the player to act) up to `at` and stops the clocks.
+    pub fn stop(&mut self, color: Color, at: Instant) {
+        self.remaining[color] = self.left(color, true, at);
+        self.since = None;
     }
 }
 
@@ -74,35 +84,45 @@ impl Clocks {
 #[derive(Debug, Clone)]
 pub struct Game {
     /// The store's id.
-    pub id: i64,
+    pub id: GameId,
     /// The options it was started with.
     pub options: TableOptions,
+    /// When it started, in milliseconds since 1970.
+    pub started_at: i64,
     /// The position now.
     pub position: Position,
     /// Every action so far.
     pub actions: Vec<Action>,
     /// The clocks, for a timed game.
     pub clocks: Option<Clocks>,
+    /// Both clocks after each action of `actions` (timed games): a takeback goes back
+    /// to them.
+    pub clock_log: Vec<ByColor<Duration>>,
     /// The result, once over.
     pub result: Option<GameResult>,
     /// A pending draw offer, by this player.
     pub draw_offer: Option<Color>,
     /// A pending takeback request, by this player.
     pub takeback_request: Option<Color>,
+    /// Takebacks granted to each player in this game.
+    pub takebacks: ByColor<u8>,
 }
 
 impl Game {
     /// A new game under `options`, its clock (if any) starting `now`.
-    pub fn new(id: i64, options: TableOptions, now: Instant) -> Game {
+    pub fn new(id: GameId, options: TableOptions, started_at: i64, now: Instant) -> Game {
         Game {
             id,
             position: Position::with_rules(rules_of(&options)),
             clocks: time_control_of(&options).map(|tc| Clocks::new(tc, now)),
             options,
+            started_at,
             actions: Vec::new(),
+            clock_log: Vec::new(),
             result: None,
             draw_offer: None,
             takeback_request: None,
+            takebacks: ByColor::default(),
         }
     }
 
@@ -116,11 +136,11 @@ impl Game {
         self.is_running().then(|| self.position.turn())
     }
 
-    /// When the running clock falls, if any.
+    /// When the running clock falls, if a clock runs.
     pub fn deadline(&self) -> Option<Instant> {
         let color = self.to_act()?;
         let clocks = self.clocks.as_ref()?;
-        Some(clocks.since + clocks.remaining[color])
+        Some(clocks.since? + clocks.remaining[color])
     }
 
     /// Whether the player to act has run out of time at `now`.
@@ -134,21 +154,68 @@ impl Game {
     /// act: their time is charged, and the increment added when the turn passes.
     pub fn clocks_after(&self, actor: Color, after: &Position, now: Instant) -> Option<Clocks> {
         let mut clocks = self.clocks?;
-        let used = now.saturating_duration_since(clocks.since);
-        clocks.remaining[actor] = clocks.remaining[actor].saturating_sub(used);
+        clocks.remaining[actor] = clocks.left(actor, true, now);
         if !after.is_over() && after.turn() != actor {
             clocks.remaining[actor] += clocks.increment;
         }
-        clocks.since = now;
+        clocks.since = Some(now);
         Some(clocks)
     }
 
-    /// Stops the clocks at `now` (the game ended): the running one is charged.
-    pub fn stop_clocks(&mut self, now: Instant) {
-        if let (Some(color), Some(clocks)) = (self.to_act(), self.clocks.as_mut()) {
-            let used = now.saturating_duration_since(clocks.since);
-            clocks.remaining[color] = clocks.remaining[color].saturating_sub(used);
-            clocks.since = now;
+    /// Stops the clocks at `at` (the game ended, or the store went down): the running
+    /// one is charged up to then.
+    pub fn stop_clocks(&mut self, at: Instant) {
+        let color = self.position.turn();
+        if let Some(clocks) = self.clocks.as_mut() {
+            if clocks.since.is_some() {
+                clocks.stop(color, at);
+            }
+        }
+    }
+
+    /// Starts the clock of the player to act again at `now` (after an outage).
+    pub fn resume_clocks(&mut self, now: Instant) {
+        if self.is_running() {
+            if let Some(clocks) = self.clocks.as_mut() {
+                clocks.since.get_or_insert(now);
+            }
+        }
+    }
+
+    /// Plays `action` (already checked against the rules, leaving `after`) with the
+    /// clocks it leaves.
+    pub fn push(&mut self, action: Action, after: Position, clocks: Option<Clocks>) {
+        self.position = after;
+        self.actions.push(action);
+        if let Some(c) = clocks {
+            self.clock_log.push(c.remaining);
+        }
+        self.clocks = clocks;
+    }
+
+    /// Both clocks after the first `n` actions (the start of the turn a takeback goes
+    /// back to), for a timed game.
+    pub fn clocks_at(&self, n: usize) -> Option<ByColor<Duration>> {
+        let clocks = self.clocks.as_ref()?;
+        Some(match n.checked_sub(1) {
+            None => ByColor {
+                white: clocks.initial,
+                black: clocks.initial,
+            },
+            Some(i) => *self.clock_log.get(i)?,
+        })
+    }
+
+    /// Keeps the first `keep` actions (a takeback): the position and both clocks are
+    /// as they were then, and the clock of the player to act runs from `now`.
+    pub fn truncate(&mut self, keep: usize, now: Instant) {
+        let remaining = self.clocks_at(keep);
+        self.position = self.replay(keep);
+        self.actions.truncate(keep);
+        self.clock_log.truncate(keep);
+        if let (Some(clocks), Some(remaining)) = (self.clocks.as_mut(), remaining) {
+            clocks.remaining = remaining;
+            clocks.since = Some(now);
         }
     }
 
@@ -156,18 +223,33 @@ impl Game {
     /// recent turn, so that it is theirs to play again. `None` when they have not
     /// acted yet.
     pub fn takeback_length(&self, by: Color) -> Option<usize> {
-        let mut pos = Position::with_rules(*self.position.rules());
-        let mut actors = Vec::with_capacity(self.actions.len());
-        for &a in &self.actions {
-            actors.push(pos.turn());
-            pos.play_unchecked(a);
-        }
+        let actors = self.actors();
         // The last index k where `by` acts and the action before was the opponent's
         // (or there was none).
         let start = (0..actors.len())
             .rev()
             .find(|&k| actors[k] == by && (k == 0 || actors[k - 1] != by))?;
         Some(self.actions.len() - start)
+    }
+
+    /// Who played each action.
+    pub fn actors(&self) -> Vec<Color> {
+        let mut pos = Position::with_rules(*self.position.rules());
+        let mut actors = Vec::with_capacity(self.actions.len());
+        for &a in &self.actions {
+            actors.push(pos.turn());
+            pos.play_unchecked(a);
+        }
+        actors
+    }
+
+    /// How many actions each player has played.
+    pub fn action_counts(&self) -> ByColor<usize> {
+        let mut counts = ByColor::<usize>::default();
+        for c in self.actors() {
+            counts[c] += 1;
+        }
+        counts
     }
 
     /// The position after the first `n` actions.
@@ -182,7 +264,7 @@ impl Game {
     /// The clocks as clients see them at `now`.
     pub fn clock_view(&self, now: Instant) -> Option<ClockView> {
         let clocks = self.clocks.as_ref()?;
-        let running = self.to_act();
+        let running = self.to_act().filter(|_| clocks.since.is_some());
         let ms = |c: Color| clocks.left(c, running == Some(c), now).as_millis() as u64;
         Some(ClockView {
             white_ms: ms(Color::White),
@@ -192,7 +274,8 @@ impl Game {
         })
     }
 
-    /// The game as clients see it at `now`.
+    /// The game as clients see it at `now` (the table fills in what depends on the
+    /// players' presence).
     pub fn view(&self, now: Instant) -> GameView {
         let pos = &self.position;
         let legal = if self.is_running() {
@@ -202,7 +285,7 @@ impl Game {
         };
         let frame = frame(pos, self.result.is_some());
         GameView {
-            id: self.id,
+            id: self.id.0,
             position: pos.to_fen(),
             board: frame.board,
             to_move: frame.to_move,
@@ -220,6 +303,13 @@ impl Game {
             result: self.result.as_ref().map(result_view),
             draw_offer: self.draw_offer.map(SeatColor::from),
             takeback_request: self.takeback_request.map(SeatColor::from),
+            takebacks: Pair {
+                white: self.takebacks.white,
+                black: self.takebacks.black,
+            },
+            abortable: false,
+            claimable: None,
+            paused: false,
         }
     }
 }
@@ -286,7 +376,7 @@ mod tests {
     use super::*;
 
     fn game(options: TableOptions) -> Game {
-        Game::new(1, options, Instant::now())
+        Game::new(GameId(1), options, 0, Instant::now())
     }
 
     fn play(g: &mut Game, tokens: &str) {
@@ -319,7 +409,7 @@ mod tests {
             }),
             ..TableOptions::default()
         });
-        let start = g.clocks.unwrap().since;
+        let start = g.clocks.unwrap().since.unwrap();
         let mut after = g.position;
         after.play("e3".parse().unwrap()).unwrap();
         let c = g

@@ -21,6 +21,7 @@ use crate::protocol::{
 };
 use crate::session;
 use crate::store::{ArchiveQuery, StoreErrorKind, StoredGame};
+use crate::vocab::GameId;
 use crate::{Config, Ctx};
 
 #[derive(Clone)]
@@ -186,7 +187,7 @@ async fn new_session(State(app): State<App>, headers: HeaderMap) -> Response {
 /// A session's player as the answer.
 fn player_json(player: crate::store::Player) -> Response {
     Json(PlayerView {
-        id: Some(player.id),
+        id: Some(player.id.0),
         name: player.name,
         bot: None,
         online: true,
@@ -426,7 +427,7 @@ fn stored_result(g: &StoredGame) -> Option<GameResult> {
 
 fn entry(g: &StoredGame, actions: u32) -> Option<ArchiveEntry> {
     Some(ArchiveEntry {
-        id: g.id,
+        id: g.id.0,
         white: g.game.white.name.clone(),
         black: g.game.black.name.clone(),
         options: g.game.options.clone(),
@@ -444,7 +445,7 @@ fn unreadable() -> ApiError {
 /// A finished, logged game.
 async fn finished(app: &App, id: &str) -> Result<(StoredGame, GameResult), ApiError> {
     let id: i64 = id.parse().map_err(|_| ApiError::not_found())?;
-    let game = match app.ctx.store.game(id).await {
+    let game = match app.ctx.store.game(GameId(id)).await {
         Ok(Some(g)) => g,
         Ok(None) => return Err(ApiError::not_found()),
         Err(e) => return Err(ApiError::store(&e)),

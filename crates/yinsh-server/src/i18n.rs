@@ -5,6 +5,8 @@
 
 use std::fmt;
 
+use crate::refusal::Refusal;
+
 /// A language the server writes replies in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Lang {
@@ -108,6 +110,12 @@ impl Msg {
         let template = template(lang, self.key)
             .or_else(|| template(Lang::En, self.key))
             .unwrap_or(self.key);
+        self.render_in(lang, template)
+    }
+
+    /// `template` with this message's arguments filled in (`lang` for the arguments
+    /// that are catalogue words).
+    pub(crate) fn render_in(&self, lang: Lang, template: &str) -> String {
         let mut out = String::with_capacity(template.len() + 16);
         let mut rest = template;
         while let Some(open) = rest.find('{') {
@@ -149,6 +157,266 @@ fn template(lang: Lang, key: &str) -> Option<&'static str> {
     table.iter().find(|(k, _)| *k == key).map(|(_, t)| *t)
 }
 
+/// The template of a refusal in `lang`: every variant in every language (a new
+/// refusal without its texts does not compile).
+pub fn refusal_template(lang: Lang, refusal: &Refusal) -> &'static str {
+    match lang {
+        Lang::En => en_refusal(refusal),
+        Lang::Nl => nl_refusal(refusal),
+        Lang::Pl => pl_refusal(refusal),
+        Lang::De => de_refusal(refusal),
+    }
+}
+
+/// The English text of each refusal.
+fn en_refusal(r: &Refusal) -> &'static str {
+    match r {
+        Refusal::BadMessage { .. } => "That message could not be read: {reason}.",
+        Refusal::TooLarge { .. } => "That message is too large (at most {limit} bytes).",
+        Refusal::RateLimited => "Too many messages; wait a moment before sending more.",
+        Refusal::NoTable { .. } => "There is no table {table}.",
+        Refusal::NotOpen { .. } => "Open table {table} first.",
+        Refusal::TooManyTables => "Too many tables are open; try again later.",
+        Refusal::TooManyOwnTables { .. } => {
+            "You have {limit} tables open already; close one first."
+        }
+        Refusal::UnknownCommand { .. } => "Unknown command {command}. Type /help for the list.",
+        Refusal::CommandUsage { .. } => "Usage: {usage}",
+        Refusal::EmptyChat => "Write something first.",
+        Refusal::ChatTooLong { .. } => "Chat lines are at most {limit} characters.",
+        Refusal::ChatControl => {
+            "Chat lines cannot hold control characters such as line breaks or tabs."
+        }
+        Refusal::ChatBidi => {
+            "Chat lines cannot hold characters that turn the direction of the text."
+        }
+        Refusal::ChatInvisible => "Write something visible.",
+        Refusal::SeatTaken { .. } => "The {color} seat is taken.",
+        Refusal::NoFreeSeat => "Both seats are taken.",
+        Refusal::AlreadySeated { .. } => "You already sit at {color}.",
+        Refusal::NotSeated => "Only the players in the seats can do that.",
+        Refusal::GameRunning => "Not while the game runs.",
+        Refusal::LeaveRunning => "Your game runs: resign before you leave.",
+        Refusal::NeedTwoPlayers => "Both seats must be taken to start.",
+        Refusal::OpponentAway => "Both players must be at the table to start.",
+        Refusal::NoGame => "No game is running.",
+        Refusal::NotYourTurn => "It is not your turn.",
+        Refusal::Stale => "The game has moved on; look again.",
+        Refusal::BadAction { .. } => "{reason}.",
+        Refusal::IllegalAction { .. } => "Illegal: {reason}.",
+        Refusal::OutOfTime => "Your time ran out.",
+        Refusal::BadOption { .. } => "Invalid option: {reason}.",
+        Refusal::BadLevel => "The engine's level is 1 to 10.",
+        Refusal::BotsDisabled => "The engine is not available on this server.",
+        Refusal::NothingToTakeBack => "You have not played yet.",
+        Refusal::TakebackLimit { .. } => "You have used all {limit} takebacks of this game.",
+        Refusal::NothingPending => "There is no offer to answer.",
+        Refusal::AlreadyPending => "An offer is already waiting for an answer.",
+        Refusal::OwnOffer => "You cannot answer your own offer.",
+        Refusal::CannotClaim { .. } => {
+            "You can claim the game only when your opponent has been away for {seconds} seconds."
+        }
+        Refusal::AbortTooLate => {
+            "A game can be aborted only until one of the players has made two actions."
+        }
+        Refusal::ResultPending => {
+            "The game is over; its result is saved as soon as the database is back."
+        }
+        Refusal::StoreUnavailable => {
+            "The game could not be saved, so nothing changed; try again in a moment."
+        }
+        Refusal::Busy => "The table is busy; try again.",
+    }
+}
+
+/// The Dutch text of each refusal.
+fn nl_refusal(r: &Refusal) -> &'static str {
+    match r {
+        Refusal::BadMessage { .. } => "Dat bericht kon niet worden gelezen: {reason}.",
+        Refusal::TooLarge { .. } => "Dat bericht is te groot (maximaal {limit} bytes).",
+        Refusal::RateLimited => "Te veel berichten; wacht even voordat je meer stuurt.",
+        Refusal::NoTable { .. } => "Tafel {table} bestaat niet.",
+        Refusal::NotOpen { .. } => "Open eerst tafel {table}.",
+        Refusal::TooManyTables => "Er zijn te veel tafels open; probeer het later opnieuw.",
+        Refusal::TooManyOwnTables { .. } => "Je hebt al {limit} tafels open; sluit er eerst een.",
+        Refusal::UnknownCommand { .. } => "Onbekend commando {command}. Typ /help voor de lijst.",
+        Refusal::CommandUsage { .. } => "Gebruik: {usage}",
+        Refusal::EmptyChat => "Schrijf eerst iets.",
+        Refusal::ChatTooLong { .. } => "Chatregels zijn maximaal {limit} tekens lang.",
+        Refusal::ChatControl => {
+            "Chatregels mogen geen regeleinden, tabs of andere besturingstekens bevatten."
+        }
+        Refusal::ChatBidi => {
+            "Chatregels mogen geen tekens bevatten die de schrijfrichting veranderen."
+        }
+        Refusal::ChatInvisible => "Die regel bevat niets zichtbaars.",
+        Refusal::SeatTaken { .. } => "De plaats van {color} is al bezet.",
+        Refusal::NoFreeSeat => "Beide plaatsen zijn bezet.",
+        Refusal::AlreadySeated { .. } => "Je speelt al met {color}.",
+        Refusal::NotSeated => "Dat kunnen alleen de spelers doen.",
+        Refusal::GameRunning => "Niet terwijl het spel loopt.",
+        Refusal::LeaveRunning => "Je spel loopt nog: geef op voordat je weggaat.",
+        Refusal::NeedTwoPlayers => "Beide plaatsen moeten bezet zijn om te beginnen.",
+        Refusal::OpponentAway => "Beide spelers moeten aan tafel zijn om te beginnen.",
+        Refusal::NoGame => "Er loopt geen spel.",
+        Refusal::NotYourTurn => "Je bent niet aan de beurt.",
+        Refusal::Stale => "Het spel is intussen verdergegaan; kijk nog eens.",
+        Refusal::BadAction { .. } => "{reason}.",
+        Refusal::IllegalAction { .. } => "Niet toegestaan: {reason}.",
+        Refusal::OutOfTime => "Je tijd is op.",
+        Refusal::BadOption { .. } => "Ongeldige optie: {reason}.",
+        Refusal::BadLevel => "Het niveau van de engine loopt van 1 tot 10.",
+        Refusal::BotsDisabled => "De engine is niet beschikbaar op deze server.",
+        Refusal::NothingToTakeBack => "Je hebt nog niet gespeeld.",
+        Refusal::TakebackLimit { .. } => "Je hebt alle {limit} terugnames van dit spel gebruikt.",
+        Refusal::NothingPending => "Er is geen aanbod om te beantwoorden.",
+        Refusal::AlreadyPending => "Er wacht al een aanbod op antwoord.",
+        Refusal::OwnOffer => "Je kunt je eigen aanbod niet beantwoorden.",
+        Refusal::CannotClaim { .. } => {
+            "Je kunt het spel pas opeisen als je tegenstander {seconds} seconden weg is."
+        }
+        Refusal::AbortTooLate => {
+            "Een spel kan alleen worden afgebroken zolang geen van de spelers twee acties heeft gedaan."
+        }
+        Refusal::ResultPending => {
+            "Het spel is voorbij; de uitslag wordt opgeslagen zodra de database terug is."
+        }
+        Refusal::StoreUnavailable => {
+            "Het spel kon niet worden opgeslagen, dus er is niets veranderd; probeer het zo opnieuw."
+        }
+        Refusal::Busy => "De tafel is even bezig; probeer het opnieuw.",
+    }
+}
+
+/// The Polish text of each refusal.
+fn pl_refusal(r: &Refusal) -> &'static str {
+    match r {
+        Refusal::BadMessage { .. } => "Nie udało się odczytać tej wiadomości: {reason}.",
+        Refusal::TooLarge { .. } => "Ta wiadomość jest za duża (najwyżej {limit} bajtów).",
+        Refusal::RateLimited => "Za dużo wiadomości; odczekaj chwilę, zanim wyślesz kolejne.",
+        Refusal::NoTable { .. } => "Nie ma stołu {table}.",
+        Refusal::NotOpen { .. } => "Najpierw otwórz stół {table}.",
+        Refusal::TooManyTables => "Otwartych jest zbyt wiele stołów; spróbuj później.",
+        Refusal::TooManyOwnTables { .. } => {
+            "Masz już otwarte stoły: {limit}; najpierw zamknij któryś z nich."
+        }
+        Refusal::UnknownCommand { .. } => {
+            "Nieznane polecenie {command}. Wpisz /help, aby zobaczyć listę."
+        }
+        Refusal::CommandUsage { .. } => "Użycie: {usage}",
+        Refusal::EmptyChat => "Najpierw coś napisz.",
+        Refusal::ChatTooLong { .. } => "Wiadomość na czacie może mieć najwyżej {limit} znaków.",
+        Refusal::ChatControl => {
+            "Wiersz czatu nie może zawierać znaków końca wiersza, tabulatorów ani innych znaków sterujących."
+        }
+        Refusal::ChatBidi => "Wiersz czatu nie może zawierać znaków zmieniających kierunek pisma.",
+        Refusal::ChatInvisible => "Ten wiersz nie zawiera nic widocznego.",
+        Refusal::SeatTaken { .. } => "Kolor {color} jest już zajęty.",
+        Refusal::NoFreeSeat => "Oba miejsca są zajęte.",
+        Refusal::AlreadySeated { .. } => "Już siedzisz po stronie: {color}.",
+        Refusal::NotSeated => "Mogą to zrobić tylko gracze.",
+        Refusal::GameRunning => "Nie w trakcie gry.",
+        Refusal::LeaveRunning => "Twoja gra trwa: poddaj się, zanim wyjdziesz.",
+        Refusal::NeedTwoPlayers => "Aby zacząć, oba miejsca muszą być zajęte.",
+        Refusal::OpponentAway => "Aby zacząć, obaj gracze muszą być przy stole.",
+        Refusal::NoGame => "Nie trwa żadna gra.",
+        Refusal::NotYourTurn => "Teraz nie twoja kolej.",
+        Refusal::Stale => "Gra poszła już dalej; spójrz jeszcze raz.",
+        Refusal::BadAction { .. } => "{reason}.",
+        Refusal::IllegalAction { .. } => "Niedozwolone: {reason}.",
+        Refusal::OutOfTime => "Skończył ci się czas.",
+        Refusal::BadOption { .. } => "Nieprawidłowa opcja: {reason}.",
+        Refusal::BadLevel => "Poziom silnika to liczba od 1 do 10.",
+        Refusal::BotsDisabled => "Silnik nie jest dostępny na tym serwerze.",
+        Refusal::NothingToTakeBack => "Nie masz jeszcze czego cofnąć.",
+        Refusal::TakebackLimit { .. } => {
+            "Wykorzystano już wszystkie cofnięcia w tej partii ({limit})."
+        }
+        Refusal::NothingPending => "Nie ma propozycji, na którą można odpowiedzieć.",
+        Refusal::AlreadyPending => "Jedna propozycja już czeka na odpowiedź.",
+        Refusal::OwnOffer => "Nie możesz odpowiedzieć na własną propozycję.",
+        Refusal::CannotClaim { .. } => {
+            "Partię można przejąć dopiero, gdy przeciwnika nie ma od {seconds} sekund."
+        }
+        Refusal::AbortTooLate => {
+            "Partię można przerwać tylko, dopóki żaden z graczy nie wykonał dwóch ruchów."
+        }
+        Refusal::ResultPending => {
+            "Partia jest skończona; wynik zostanie zapisany, gdy baza danych znów zadziała."
+        }
+        Refusal::StoreUnavailable => {
+            "Nie udało się zapisać gry, więc nic się nie zmieniło; spróbuj ponownie za chwilę."
+        }
+        Refusal::Busy => "Stół jest chwilowo zajęty; spróbuj ponownie.",
+    }
+}
+
+/// The German text of each refusal.
+fn de_refusal(r: &Refusal) -> &'static str {
+    match r {
+        Refusal::BadMessage { .. } => "Diese Nachricht konnte nicht gelesen werden: {reason}.",
+        Refusal::TooLarge { .. } => "Diese Nachricht ist zu groß (höchstens {limit} Bytes).",
+        Refusal::RateLimited => "Zu viele Nachrichten; warte kurz, bevor du weitere sendest.",
+        Refusal::NoTable { .. } => "Es gibt keinen Tisch {table}.",
+        Refusal::NotOpen { .. } => "Öffne zuerst Tisch {table}.",
+        Refusal::TooManyTables => "Es sind zu viele Tische offen; versuch es später noch einmal.",
+        Refusal::TooManyOwnTables { .. } => {
+            "Du hast schon {limit} Tische offen; schließe zuerst einen."
+        }
+        Refusal::UnknownCommand { .. } => {
+            "Unbekannter Befehl {command}. Gib /help ein, um die Liste zu sehen."
+        }
+        Refusal::CommandUsage { .. } => "Verwendung: {usage}",
+        Refusal::EmptyChat => "Schreib zuerst etwas.",
+        Refusal::ChatTooLong { .. } => "Chatzeilen haben höchstens {limit} Zeichen.",
+        Refusal::ChatControl => {
+            "Chatzeilen dürfen keine Zeilenumbrüche, Tabulatoren oder andere Steuerzeichen enthalten."
+        }
+        Refusal::ChatBidi => {
+            "Chatzeilen dürfen keine Zeichen enthalten, die die Schreibrichtung ändern."
+        }
+        Refusal::ChatInvisible => "Diese Zeile enthält nichts Sichtbares.",
+        Refusal::SeatTaken { .. } => "Der Platz für {color} ist besetzt.",
+        Refusal::NoFreeSeat => "Beide Plätze sind besetzt.",
+        Refusal::AlreadySeated { .. } => "Du spielst schon {color}.",
+        Refusal::NotSeated => "Das können nur die Spieler.",
+        Refusal::GameRunning => "Nicht, solange das Spiel läuft.",
+        Refusal::LeaveRunning => "Dein Spiel läuft: Gib auf, bevor du gehst.",
+        Refusal::NeedTwoPlayers => "Zum Starten müssen beide Plätze besetzt sein.",
+        Refusal::OpponentAway => "Beide Spieler müssen zum Beginnen am Tisch sein.",
+        Refusal::NoGame => "Es läuft kein Spiel.",
+        Refusal::NotYourTurn => "Du bist nicht am Zug.",
+        Refusal::Stale => "Das Spiel ist weitergegangen; schau noch einmal hin.",
+        Refusal::BadAction { .. } => "{reason}.",
+        Refusal::IllegalAction { .. } => "Nicht erlaubt: {reason}.",
+        Refusal::OutOfTime => "Deine Zeit ist abgelaufen.",
+        Refusal::BadOption { .. } => "Ungültige Option: {reason}.",
+        Refusal::BadLevel => "Die Stufe der Engine reicht von 1 bis 10.",
+        Refusal::BotsDisabled => "Die Engine ist auf diesem Server nicht verfügbar.",
+        Refusal::NothingToTakeBack => "Du hast noch keinen Zug gemacht.",
+        Refusal::TakebackLimit { .. } => {
+            "Du hast alle {limit} Rücknahmen dieser Partie verbraucht."
+        }
+        Refusal::NothingPending => "Es gibt kein Angebot zu beantworten.",
+        Refusal::AlreadyPending => "Ein Angebot wartet bereits auf Antwort.",
+        Refusal::OwnOffer => "Du kannst dein eigenes Angebot nicht beantworten.",
+        Refusal::CannotClaim { .. } => {
+            "Du kannst die Partie erst beanspruchen, wenn dein Gegner {seconds} Sekunden weg ist."
+        }
+        Refusal::AbortTooLate => {
+            "Eine Partie kann nur abgebrochen werden, solange keiner der Spieler zwei Aktionen gemacht hat."
+        }
+        Refusal::ResultPending => {
+            "Die Partie ist vorbei; das Ergebnis wird gespeichert, sobald die Datenbank wieder da ist."
+        }
+        Refusal::StoreUnavailable => {
+            "Das Spiel konnte nicht gespeichert werden, daher hat sich nichts geändert; versuch es \
+         gleich noch einmal."
+        }
+        Refusal::Busy => "Der Tisch ist gerade beschäftigt; versuch es noch einmal.",
+    }
+}
+
 /// Every key with its English template.
 pub const EN: &[(&str, &str)] = &[
     // Replies.
@@ -181,71 +449,17 @@ pub const EN: &[(&str, &str)] = &[
         "Commands: /join [white|black], /leave, /start, /option log on|off, \
          /option time <min>[+<sec>]|off, /option variant standard|blitz, \
          /option handicap <white> <black>, /option turns <n>|off, /bot [level], \
-         /resign, /draw, /takeback, /accept, /decline, /who, /help.",
+         /resign, /draw, /takeback, /accept, /decline, /claim [draw], /abort, /who, /help.",
     ),
     ("white", "white"),
     ("black", "black"),
-    // Errors.
-    ("bad_message", "That message could not be read: {reason}."),
+    ("claimed", "You claimed the win."),
+    ("claimed_draw", "You claimed a draw."),
+    ("aborted", "The game was aborted."),
     (
-        "too_large",
-        "That message is too large (at most {limit} bytes).",
+        "result_held",
+        "The database is not available: the result is saved as soon as it is back.",
     ),
-    (
-        "rate_limited",
-        "Too many messages; wait a moment before sending more.",
-    ),
-    ("no_table", "There is no table {table}."),
-    ("not_open", "Open table {table} first."),
-    (
-        "too_many_tables",
-        "Too many tables are open; try again later.",
-    ),
-    (
-        "too_many_own_tables",
-        "You have {limit} tables open already; close one first.",
-    ),
-    (
-        "unknown_command",
-        "Unknown command {command}. Type /help for the list.",
-    ),
-    ("command_usage", "Usage: {usage}"),
-    ("empty_chat", "Write something first."),
-    (
-        "chat_too_long",
-        "Chat lines are at most {limit} characters.",
-    ),
-    ("seat_taken", "The {color} seat is taken."),
-    ("no_free_seat", "Both seats are taken."),
-    ("already_seated", "You already sit at {color}."),
-    ("not_seated", "Only the players in the seats can do that."),
-    ("game_running", "Not while the game runs."),
-    ("leave_running", "Your game runs: resign before you leave."),
-    ("need_two_players", "Both seats must be taken to start."),
-    ("no_game", "No game is running."),
-    ("not_your_turn", "It is not your turn."),
-    ("stale", "The game has moved on; look again."),
-    ("bad_action", "{reason}."),
-    ("illegal_action", "Illegal: {reason}."),
-    ("out_of_time", "Your time ran out."),
-    ("bad_option", "Invalid option: {reason}."),
-    ("bad_level", "The engine's level is 1 to 10."),
-    (
-        "bots_disabled",
-        "The engine is not available on this server.",
-    ),
-    ("nothing_to_take_back", "You have not played yet."),
-    ("nothing_pending", "There is no offer to answer."),
-    (
-        "already_pending",
-        "An offer is already waiting for an answer.",
-    ),
-    ("own_offer", "You cannot answer your own offer."),
-    (
-        "store_unavailable",
-        "The game could not be saved, so nothing changed; try again in a moment.",
-    ),
-    ("busy", "The table is busy; try again."),
 ];
 
 /// Dutch templates.
@@ -283,77 +497,17 @@ pub const NL: &[(&str, &str)] = &[
         "Commando's: /join [white|black], /leave, /start, /option log on|off, \
          /option time <min>[+<sec>]|off, /option variant standard|blitz, \
          /option handicap <white> <black>, /option turns <n>|off, /bot [level], \
-         /resign, /draw, /takeback, /accept, /decline, /who, /help.",
+         /resign, /draw, /takeback, /accept, /decline, /claim [draw], /abort, /who, /help.",
     ),
     ("white", "wit"),
     ("black", "zwart"),
-    // Errors.
+    ("claimed", "Je hebt de winst opgeëist."),
+    ("claimed_draw", "Je hebt remise opgeëist."),
+    ("aborted", "Het spel is afgebroken."),
     (
-        "bad_message",
-        "Dat bericht kon niet worden gelezen: {reason}.",
+        "result_held",
+        "De database is niet bereikbaar: de uitslag wordt opgeslagen zodra die terug is.",
     ),
-    (
-        "too_large",
-        "Dat bericht is te groot (maximaal {limit} bytes).",
-    ),
-    (
-        "rate_limited",
-        "Te veel berichten; wacht even voordat je meer stuurt.",
-    ),
-    ("no_table", "Tafel {table} bestaat niet."),
-    ("not_open", "Open eerst tafel {table}."),
-    (
-        "too_many_tables",
-        "Er zijn te veel tafels open; probeer het later opnieuw.",
-    ),
-    (
-        "too_many_own_tables",
-        "Je hebt al {limit} tafels open; sluit er eerst een.",
-    ),
-    (
-        "unknown_command",
-        "Onbekend commando {command}. Typ /help voor de lijst.",
-    ),
-    ("command_usage", "Gebruik: {usage}"),
-    ("empty_chat", "Schrijf eerst iets."),
-    (
-        "chat_too_long",
-        "Chatregels zijn maximaal {limit} tekens lang.",
-    ),
-    ("seat_taken", "De plaats van {color} is al bezet."),
-    ("no_free_seat", "Beide plaatsen zijn bezet."),
-    ("already_seated", "Je speelt al met {color}."),
-    ("not_seated", "Dat kunnen alleen de spelers doen."),
-    ("game_running", "Niet terwijl het spel loopt."),
-    (
-        "leave_running",
-        "Je spel loopt nog: geef op voordat je weggaat.",
-    ),
-    (
-        "need_two_players",
-        "Beide plaatsen moeten bezet zijn om te beginnen.",
-    ),
-    ("no_game", "Er loopt geen spel."),
-    ("not_your_turn", "Je bent niet aan de beurt."),
-    ("stale", "Het spel is intussen verdergegaan; kijk nog eens."),
-    ("bad_action", "{reason}."),
-    ("illegal_action", "Niet toegestaan: {reason}."),
-    ("out_of_time", "Je tijd is op."),
-    ("bad_option", "Ongeldige optie: {reason}."),
-    ("bad_level", "Het niveau van de engine loopt van 1 tot 10."),
-    (
-        "bots_disabled",
-        "De engine is niet beschikbaar op deze server.",
-    ),
-    ("nothing_to_take_back", "Je hebt nog niet gespeeld."),
-    ("nothing_pending", "Er is geen aanbod om te beantwoorden."),
-    ("already_pending", "Er wacht al een aanbod op antwoord."),
-    ("own_offer", "Je kunt je eigen aanbod niet beantwoorden."),
-    (
-        "store_unavailable",
-        "Het spel kon niet worden opgeslagen, dus er is niets veranderd; probeer het zo opnieuw.",
-    ),
-    ("busy", "De tafel is even bezig; probeer het opnieuw."),
 ];
 
 /// Polish templates.
@@ -391,80 +545,17 @@ pub const PL: &[(&str, &str)] = &[
         "Polecenia: /join [white|black], /leave, /start, /option log on|off, \
          /option time <min>[+<sec>]|off, /option variant standard|blitz, \
          /option handicap <white> <black>, /option turns <n>|off, /bot [level], \
-         /resign, /draw, /takeback, /accept, /decline, /who, /help.",
+         /resign, /draw, /takeback, /accept, /decline, /claim [draw], /abort, /who, /help.",
     ),
     ("white", "biały"),
     ("black", "czarny"),
-    // Errors.
+    ("claimed", "Przejęto zwycięstwo."),
+    ("claimed_draw", "Ogłoszono remis."),
+    ("aborted", "Partia została przerwana."),
     (
-        "bad_message",
-        "Nie udało się odczytać tej wiadomości: {reason}.",
+        "result_held",
+        "Baza danych jest niedostępna: wynik zostanie zapisany, gdy znów zadziała.",
     ),
-    (
-        "too_large",
-        "Ta wiadomość jest za duża (najwyżej {limit} bajtów).",
-    ),
-    (
-        "rate_limited",
-        "Za dużo wiadomości; odczekaj chwilę, zanim wyślesz kolejne.",
-    ),
-    ("no_table", "Nie ma stołu {table}."),
-    ("not_open", "Najpierw otwórz stół {table}."),
-    (
-        "too_many_tables",
-        "Otwartych jest zbyt wiele stołów; spróbuj później.",
-    ),
-    (
-        "too_many_own_tables",
-        "Masz już otwarte stoły: {limit}; najpierw zamknij któryś z nich.",
-    ),
-    (
-        "unknown_command",
-        "Nieznane polecenie {command}. Wpisz /help, aby zobaczyć listę.",
-    ),
-    ("command_usage", "Użycie: {usage}"),
-    ("empty_chat", "Najpierw coś napisz."),
-    (
-        "chat_too_long",
-        "Wiadomość na czacie może mieć najwyżej {limit} znaków.",
-    ),
-    ("seat_taken", "Kolor {color} jest już zajęty."),
-    ("no_free_seat", "Oba miejsca są zajęte."),
-    ("already_seated", "Już siedzisz po stronie: {color}."),
-    ("not_seated", "Mogą to zrobić tylko gracze."),
-    ("game_running", "Nie w trakcie gry."),
-    (
-        "leave_running",
-        "Twoja gra trwa: poddaj się, zanim wyjdziesz.",
-    ),
-    (
-        "need_two_players",
-        "Aby zacząć, oba miejsca muszą być zajęte.",
-    ),
-    ("no_game", "Nie trwa żadna gra."),
-    ("not_your_turn", "Teraz nie twoja kolej."),
-    ("stale", "Gra poszła już dalej; spójrz jeszcze raz."),
-    ("bad_action", "{reason}."),
-    ("illegal_action", "Niedozwolone: {reason}."),
-    ("out_of_time", "Skończył ci się czas."),
-    ("bad_option", "Nieprawidłowa opcja: {reason}."),
-    ("bad_level", "Poziom silnika to liczba od 1 do 10."),
-    ("bots_disabled", "Silnik nie jest dostępny na tym serwerze."),
-    ("nothing_to_take_back", "Nie masz jeszcze czego cofnąć."),
-    (
-        "nothing_pending",
-        "Nie ma propozycji, na którą można odpowiedzieć.",
-    ),
-    (
-        "already_pending",
-        "Jedna propozycja już czeka na odpowiedź.",
-    ),
-    ("own_offer", "Nie możesz odpowiedzieć na własną propozycję."),
-    (
-        "store_unavailable",
-        "Nie udało się zapisać gry, więc nic się nie zmieniło; spróbuj ponownie za chwilę.",
-    ),
-    ("busy", "Stół jest chwilowo zajęty; spróbuj ponownie."),
 ];
 
 /// German templates.
@@ -499,86 +590,16 @@ pub const DE: &[(&str, &str)] = &[
         "Befehle: /join [white|black], /leave, /start, /option log on|off, \
          /option time <min>[+<sec>]|off, /option variant standard|blitz, \
          /option handicap <white> <black>, /option turns <n>|off, /bot [level], \
-         /resign, /draw, /takeback, /accept, /decline, /who, /help.",
+         /resign, /draw, /takeback, /accept, /decline, /claim [draw], /abort, /who, /help.",
     ),
     ("white", "Weiß"),
     ("black", "Schwarz"),
-    // Errors.
+    ("claimed", "Du hast den Sieg beansprucht."),
+    ("claimed_draw", "Du hast ein Remis beansprucht."),
+    ("aborted", "Die Partie wurde abgebrochen."),
     (
-        "bad_message",
-        "Diese Nachricht konnte nicht gelesen werden: {reason}.",
-    ),
-    (
-        "too_large",
-        "Diese Nachricht ist zu groß (höchstens {limit} Bytes).",
-    ),
-    (
-        "rate_limited",
-        "Zu viele Nachrichten; warte kurz, bevor du weitere sendest.",
-    ),
-    ("no_table", "Es gibt keinen Tisch {table}."),
-    ("not_open", "Öffne zuerst Tisch {table}."),
-    (
-        "too_many_tables",
-        "Es sind zu viele Tische offen; versuch es später noch einmal.",
-    ),
-    (
-        "too_many_own_tables",
-        "Du hast schon {limit} Tische offen; schließe zuerst einen.",
-    ),
-    (
-        "unknown_command",
-        "Unbekannter Befehl {command}. Gib /help ein, um die Liste zu sehen.",
-    ),
-    ("command_usage", "Verwendung: {usage}"),
-    ("empty_chat", "Schreib zuerst etwas."),
-    (
-        "chat_too_long",
-        "Chatzeilen haben höchstens {limit} Zeichen.",
-    ),
-    ("seat_taken", "Der Platz für {color} ist besetzt."),
-    ("no_free_seat", "Beide Plätze sind besetzt."),
-    ("already_seated", "Du spielst schon {color}."),
-    ("not_seated", "Das können nur die Spieler."),
-    ("game_running", "Nicht, solange das Spiel läuft."),
-    (
-        "leave_running",
-        "Dein Spiel läuft: Gib auf, bevor du gehst.",
-    ),
-    (
-        "need_two_players",
-        "Zum Starten müssen beide Plätze besetzt sein.",
-    ),
-    ("no_game", "Es läuft kein Spiel."),
-    ("not_your_turn", "Du bist nicht am Zug."),
-    (
-        "stale",
-        "Das Spiel ist weitergegangen; schau noch einmal hin.",
-    ),
-    ("bad_action", "{reason}."),
-    ("illegal_action", "Nicht erlaubt: {reason}."),
-    ("out_of_time", "Deine Zeit ist abgelaufen."),
-    ("bad_option", "Ungültige Option: {reason}."),
-    ("bad_level", "Die Stufe der Engine reicht von 1 bis 10."),
-    (
-        "bots_disabled",
-        "Die Engine ist auf diesem Server nicht verfügbar.",
-    ),
-    ("nothing_to_take_back", "Du hast noch keinen Zug gemacht."),
-    ("nothing_pending", "Es gibt kein Angebot zu beantworten."),
-    ("already_pending", "Ein Angebot wartet bereits auf Antwort."),
-    (
-        "own_offer",
-        "Du kannst dein eigenes Angebot nicht beantworten.",
-    ),
-    (
-        "store_unavailable",
-        "Das Spiel konnte nicht gespeichert werden, daher hat sich nichts geändert; versuch es \
-         gleich noch einmal.",
-    ),
-    (
-        "busy",
-        "Der Tisch ist gerade beschäftigt; versuch es noch einmal.",
+        "result_held",
+        "Die Datenbank ist nicht erreichbar: das Ergebnis wird gespeichert, sobald sie wieder da ist.",
     ),
 ];
 

@@ -24,9 +24,11 @@ pub mod i18n;
 pub mod loadtest;
 pub mod lobby;
 pub mod protocol;
+pub mod refusal;
 pub mod session;
 pub mod store;
 pub mod table;
+pub mod vocab;
 mod ws;
 
 use std::future::Future;
@@ -164,9 +166,9 @@ impl Server {
         let unfinished = ctx.store.unfinished_games().await?;
         for stored in unfinished {
             let id = stored.id;
-            match table::restore(ctx.clone(), stored) {
+            match table::restore(ctx.clone(), &stored) {
                 Ok((handle, summary)) => ctx.lobby.insert(handle, summary, None),
-                Err(e) => tracing::error!(game = id, "cannot restore game: {e}"),
+                Err(e) => tracing::error!(game = %id, "cannot restore game: {e}"),
             }
         }
         Ok(Server { ctx, config })

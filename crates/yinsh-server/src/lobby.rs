@@ -8,6 +8,7 @@ use tokio::sync::broadcast;
 
 use crate::protocol::{ServerMessage, TableSummary};
 use crate::table::{TableHandle, to_text};
+use crate::vocab::{PlayerId, TableId};
 
 /// Updates buffered per lobby watcher before it must resynchronise.
 const FEED: usize = 1024;
@@ -19,7 +20,7 @@ pub struct Lobby {
 }
 
 struct Inner {
-    tables: Mutex<HashMap<Arc<str>, Entry>>,
+    tables: Mutex<HashMap<TableId, Entry>>,
     feed: broadcast::Sender<Arc<str>>,
     max_tables: usize,
     /// Counts insertions, to list tables oldest first.
@@ -31,7 +32,7 @@ struct Entry {
     summary: TableSummary,
     created: u64,
     /// The player who created it (none for a table restored after a restart).
-    creator: Option<i64>,
+    creator: Option<PlayerId>,
 }
 
 impl Lobby {
@@ -47,7 +48,7 @@ impl Lobby {
         }
     }
 
-    fn tables(&self) -> std::sync::MutexGuard<'_, HashMap<Arc<str>, Entry>> {
+    fn tables(&self) -> std::sync::MutexGuard<'_, HashMap<TableId, Entry>> {
         self.inner.tables.lock().unwrap_or_else(|e| e.into_inner())
     }
 
@@ -57,7 +58,7 @@ impl Lobby {
     }
 
     /// How many open tables `player` created.
-    pub fn created_by(&self, player: i64) -> usize {
+    pub fn created_by(&self, player: PlayerId) -> usize {
         self.tables()
             .values()
             .filter(|e| e.creator == Some(player))
@@ -70,7 +71,7 @@ impl Lobby {
     }
 
     /// A fresh table id: six letters and digits, not in use.
-    pub fn fresh_id(&self) -> Arc<str> {
+    pub fn fresh_id(&self) -> TableId {
         const ALPHABET: &[u8] = b"abcdefghjkmnpqrstuvwxyz23456789";
         loop {
             let mut bytes = [0u8; 6];
@@ -86,7 +87,7 @@ impl Lobby {
     }
 
     /// Lists a new table, made by `creator` (none for a restored one).
-    pub fn insert(&self, handle: TableHandle, summary: TableSummary, creator: Option<i64>) {
+    pub fn insert(&self, handle: TableHandle, summary: TableSummary, creator: Option<PlayerId>) {
         let msg = to_text(&ServerMessage::LobbyTable {
             table: summary.clone(),
         });

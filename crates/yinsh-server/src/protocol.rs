@@ -171,6 +171,16 @@ pub enum Command {
     Accept,
     /// `/decline`: decline it.
     Decline,
+    /// `/claim [draw]`: end the game when the opponent has been away longer than the
+    /// grace period: a win, or a draw with `draw`.
+    Claim {
+        /// Claim a draw rather than the win (`false` when absent).
+        #[serde(default)]
+        draw: bool,
+    },
+    /// `/abort`: end the game without a result, while neither player has made two
+    /// actions.
+    Abort,
     /// `/who`: who is at the table.
     Who,
     /// `/help`: the list of commands.
@@ -360,7 +370,8 @@ pub struct ResultView {
     /// `1-0`, `0-1` or `1/2-1/2`.
     pub score: String,
     /// `target reached`, `pool exhausted`, `no moves`, `turn limit`, `resignation`,
-    /// `time`, `agreement` or `abandoned`.
+    /// `time`, `agreement` or `abandoned` (claimed after the opponent left, or
+    /// adjudicated after both left).
     pub termination: String,
 }
 
@@ -407,6 +418,17 @@ pub struct GameView {
     #[ts(optional)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub takeback_request: Option<SeatColor>,
+    /// Takebacks granted to each player so far (at most 3 each per game).
+    pub takebacks: Pair<u8>,
+    /// Whether a seated player may still abort the game (neither has made two actions).
+    pub abortable: bool,
+    /// The player who may claim the game now (`/claim`): their opponent has been away
+    /// longer than the grace period.
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub claimable: Option<SeatColor>,
+    /// Whether the clocks stand still because the database is not available.
+    pub paused: bool,
 }
 
 /// A chat line.
@@ -519,6 +541,24 @@ pub enum TableEvent {
         /// How.
         result: ResultView,
     },
+    /// The game was aborted: it ends without a result and is not archived.
+    Aborted {
+        /// The player who aborted it; none when the server did (both players gone).
+        #[ts(optional)]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        by: Option<SeatColor>,
+    },
+    /// A player's opponent has been away longer than the grace period: the player may
+    /// claim the game (`/claim`) until the opponent comes back.
+    Claimable {
+        /// The player who may claim.
+        by: SeatColor,
+    },
+    /// The database is not available: the clocks stand still and actions are refused
+    /// until it is back.
+    Interrupted,
+    /// The database is back: the clocks run again from where they stood.
+    Resumed,
     /// A chat line.
     Chat {
         /// The line.

@@ -13,8 +13,9 @@ use tokio::time::Instant;
 
 use crate::i18n::{Lang, Msg};
 use crate::protocol::{ClientMessage, PlayerView, Request, ServerMessage};
+use crate::refusal::Refusal;
 use crate::store::Player;
-use crate::table::{self, Conn, TableHandle, TableRequest, to_text};
+use crate::table::{self, Conn, Request as TableRequest, TableHandle, to_text};
 use crate::{Config, Ctx};
 
 /// Open tables one player may have created (a table closes when left empty).
@@ -131,7 +132,7 @@ pub async fn serve(
     c.ctx.sessions.add(&session, c.conn.id, kick.clone());
     c.send(&ServerMessage::Welcome {
         player: PlayerView {
-            id: Some(player.id),
+            id: Some(player.id.0),
             name: player.name.clone(),
             bot: None,
             online: true,
@@ -160,8 +161,9 @@ pub async fn serve(
                         None => c.error(
                             None,
                             None,
-                            Msg::new("bad_message")
-                                .arg("reason", "binary frames are not used; send JSON text"),
+                            Refusal::BadMessage {
+                                reason: "binary frames are not used; send JSON text".to_owned(),
+                            },
                         ),
                     },
                     // Answered by the WebSocket layer, but counted: a ping flood is a flood.
@@ -189,7 +191,7 @@ pub async fn serve(
     }
     c.ctx.sessions.remove(&session, c.conn.id);
     for handle in c.opened.values() {
-        handle.close(c.conn.id);
+        handle.forget(c.conn.id);
     }
     drop(c);
     // Let the writer flush what is queued (it ends when the outbox closes), unless
@@ -287,12 +289,12 @@ impl Connection {
         });
     }
 
-    fn error(&self, id: Option<u64>, table: Option<String>, msg: Msg) {
+    fn error(&self, id: Option<u64>, table: Option<String>, refusal: Refusal) {
         self.send(&ServerMessage::Error {
             id,
             table,
-            code: msg.key.to_owned(),
-            text: msg.render(self.lang),
+            code: refusal.code().to_owned(),
+            text: refusal.render(self.lang),
         });
     }
 
@@ -311,7 +313,7 @@ impl Connection {
             return None;
         }
         self.strikes += 1;
-        self.error(id(), None, Msg::new("rate_limited"));
+        self.error(id(), None, Refusal::RateLimited);
         Some(self.strikes < STRIKES)
     }
 
@@ -324,14 +326,16 @@ impl Connection {
             self.error(
                 None,
                 None,
-                Msg::new("too_large").arg("limit", self.config.max_message),
+                Refusal::TooLarge {
+                    limit: self.config.max_message,
+                },
             );
             return true;
         }
         let msg = match parse(text) {
             Ok(m) => m,
             Err((id, reason)) => {
-                self.error(id, None, Msg::new("bad_message").arg("reason", reason));
+                self.error(id, None, Refusal::BadMessage { reason });
                 return true;
             }
         };
@@ -347,19 +351,16 @@ impl Connection {
         &mut self,
         id: Option<u64>,
         request: Request,
-    ) -> Result<(), (Option<String>, Msg)> {
+    ) -> Result<(), (Option<String>, Refusal)> {
         let at_table =
-            |table: &str, this: &Connection| -> Result<TableHandle, (Option<String>, Msg)> {
+            |table: &str, this: &Connection| -> Result<TableHandle, (Option<String>, Refusal)> {
+                let named = table.to_owned();
                 match this.opened.get(table) {
                     Some(h) => Ok(h.clone()),
-                    None if this.ctx.lobby.get(table).is_some() => Err((
-                        Some(table.to_owned()),
-                        Msg::new("not_open").arg("table", table),
-                    )),
-                    None => Err((
-                        Some(table.to_owned()),
-                        Msg::new("no_table").arg("table", table),
-                    )),
+                    None if this.ctx.lobby.get(table).is_some() => {
+                        Err((Some(named.clone()), Refusal::NotOpen { table: named }))
+                    }
+                    None => Err((Some(named.clone()), Refusal::NoTable { table: named })),
                 }
             };
         let (table, request) = match request {
@@ -372,7 +373,9 @@ impl Connection {
                     }
                     None => Err((
                         None,
-                        Msg::new("bad_message").arg("reason", format!("unknown language '{lang}'")),
+                        Refusal::BadMessage {
+                            reason: format!("unknown language '{lang}'"),
+                        },
                     )),
                 };
             }
@@ -385,7 +388,7 @@ impl Connection {
                         .lobby_sent
                         .is_some_and(|at| now.duration_since(at) < LOBBY_AGAIN)
                 {
-                    return Err((None, Msg::new("rate_limited")));
+                    return Err((None, Refusal::RateLimited));
                 }
                 if self.lobby.is_none() {
                     self.lobby = Some(self.ctx.lobby.subscribe());
@@ -401,11 +404,13 @@ impl Connection {
             Request::CreateTable { options } => {
                 table::validate_options(&options).map_err(|e| (None, e))?;
                 if self.ctx.lobby.created_by(self.conn.player.id) >= TABLES_PER_PLAYER {
-                    let msg = Msg::new("too_many_own_tables").arg("limit", TABLES_PER_PLAYER);
-                    return Err((None, msg));
+                    let refusal = Refusal::TooManyOwnTables {
+                        limit: TABLES_PER_PLAYER,
+                    };
+                    return Err((None, refusal));
                 }
                 if !self.ctx.lobby.has_room() {
-                    return Err((None, Msg::new("too_many_tables")));
+                    return Err((None, Refusal::TooManyTables));
                 }
                 let tid = self.ctx.lobby.fresh_id();
                 let (handle, summary) = table::spawn(self.ctx.clone(), tid.clone(), options);
@@ -415,16 +420,14 @@ impl Connection {
                 self.reply(
                     id,
                     Some(tid.to_string()),
-                    Msg::new("created").arg("table", &*tid),
+                    Msg::new("created").arg("table", &tid),
                 );
                 return Ok(());
             }
             Request::Open { table, since } => {
                 let handle = self.ctx.lobby.get(&table).ok_or_else(|| {
-                    (
-                        Some(table.clone()),
-                        Msg::new("no_table").arg("table", &table),
-                    )
+                    let named = table.clone();
+                    (Some(table.clone()), Refusal::NoTable { table: named })
                 })?;
                 // Opening again (a resync) replaces the subscription in the actor.
                 handle
@@ -441,12 +444,12 @@ impl Connection {
             }
             Request::Close { table } => {
                 let handle = self.opened.remove(&table).ok_or_else(|| {
-                    (
-                        Some(table.clone()),
-                        Msg::new("not_open").arg("table", &table),
-                    )
+                    let named = table.clone();
+                    (Some(table.clone()), Refusal::NotOpen { table: named })
                 })?;
-                handle.close(self.conn.id);
+                // Once the table has let go of this connection: no event of it after
+                // the reply.
+                handle.close(self.conn.id).await;
                 self.reply(
                     id,
                     Some(table.clone()),
@@ -456,7 +459,9 @@ impl Connection {
             }
             Request::Chat { table, text } => (table, TableRequest::Chat(text)),
             Request::Command { table, command } => (table, TableRequest::Command(command)),
-            Request::Act { table, action, ply } => (table, TableRequest::Act(action, ply)),
+            Request::Act { table, action, ply } => {
+                (table, TableRequest::Act { token: action, ply })
+            }
         };
         let handle = at_table(&table, self)?;
         match handle.request(self.conn.player.clone(), request).await {

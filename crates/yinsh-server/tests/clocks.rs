@@ -2,6 +2,7 @@
 //! nobody sends anything (on paused tokio time).
 
 use std::time::Duration;
+use yinsh_server::vocab::GameId;
 
 use yinsh_server::protocol::{
     Request, SeatColor, ServerMessage, TableEvent, TableOptions, TimeSetting,
@@ -78,7 +79,7 @@ async fn a_disconnected_player_loses_on_time() {
     // The loss is stored (written again shortly if the store failed meanwhile: on
     // paused time, its timeouts can fire early).
     let stored = loop {
-        let stored = server.store.game(game.id).await.unwrap().unwrap();
+        let stored = server.store.game(GameId(game.id)).await.unwrap().unwrap();
         if let Some(result) = stored.result {
             break result;
         }

@@ -280,6 +280,99 @@ async fn a_database_outage_refuses_actions_and_play_resumes_after_it() {
     }
     played.expect("the action is accepted once the database is back");
     assert_eq!(black.game_after(3).await.moves, ["e3", "a5", "b5"]);
-    let stored = server.store.game(before.id).await.unwrap().unwrap();
+    let stored = server
+        .store
+        .game(yinsh_server::vocab::GameId(before.id))
+        .await
+        .unwrap()
+        .unwrap();
     assert_eq!(stored.actions.len(), 3);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_outage_stops_the_clocks_and_holds_results_until_they_are_stored() {
+    let Some(pg) = OwnPostgres::start() else {
+        return;
+    };
+    let server = TestServer::on(&pg.url, fast_config()).await;
+    let options = TableOptions {
+        time: Some(yinsh_server::protocol::TimeSetting {
+            minutes: 2,
+            increment: 0,
+        }),
+        ..TableOptions::default()
+    };
+    let (table, mut white, mut black) = seated_pair(&server, options).await;
+    white.chat(&table, "/start").await.unwrap();
+    white.act(&table, "e3").await.unwrap();
+    black.act(&table, "a5").await.unwrap();
+    let id = black.game_after(2).await.id;
+
+    pg.run("pause");
+    // The first refusal tells the table: its clocks stop, everyone is told.
+    let refused = white.act(&table, "b5").await.unwrap_err();
+    assert_eq!(refused.0, "store_unavailable", "{}", refused.1);
+    black
+        .event(|e| matches!(e, TableEvent::Interrupted).then_some(()))
+        .await;
+    let stopped = black.game.as_ref().unwrap().clocks.unwrap();
+    assert_eq!(stopped.running, None, "{stopped:?}");
+    assert!(black.game.as_ref().unwrap().paused);
+    // Later requests are refused at once, and the table answers chat meanwhile.
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let start = Instant::now();
+    assert_eq!(
+        white.act(&table, "b5").await.unwrap_err().0,
+        "store_unavailable"
+    );
+    black.chat(&table, "still there?").await.unwrap();
+    assert!(
+        start.elapsed() < Duration::from_secs(1),
+        "{:?}",
+        start.elapsed()
+    );
+    // A resignation is held: not announced, the game over for everyone.
+    let (key, _) = black.chat(&table, "/resign").await.unwrap();
+    assert_eq!(key, "result_held");
+    assert_eq!(
+        white.act(&table, "b5").await.unwrap_err().0,
+        "result_pending"
+    );
+    assert!(
+        !white
+            .events
+            .iter()
+            .any(|(_, e)| matches!(e, TableEvent::GameOver { .. })),
+        "announced before it was stored"
+    );
+
+    pg.run("resume");
+    // Stored once the database is back, and only then announced; the clocks are as
+    // they stood when the outage began.
+    let result = tokio::time::timeout(
+        Duration::from_secs(30),
+        white.event(|e| match e {
+            TableEvent::GameOver { result } => Some(result.clone()),
+            _ => None,
+        }),
+    )
+    .await
+    .expect("the result is announced once stored");
+    assert_eq!(result.termination, "resignation");
+    assert_eq!(
+        result.winner,
+        Some(yinsh_server::protocol::SeatColor::White)
+    );
+    let end = white.game.as_ref().unwrap().clocks.unwrap();
+    assert_eq!(
+        end.white_ms, stopped.white_ms,
+        "the outage was nobody's time"
+    );
+    let stored = server
+        .store
+        .game(yinsh_server::vocab::GameId(id))
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(stored.result.unwrap().termination, "resignation");
 }

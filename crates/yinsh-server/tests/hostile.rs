@@ -718,12 +718,13 @@ impl World {
                         Ok(c) => command(&c),
                         Err(_) => Expect::Error,
                     }
-                } else if text.is_empty() || text.chars().count() > 500 {
-                    Expect::Error
                 } else {
-                    Expect::Chat {
-                        table,
-                        text: text.to_owned(),
+                    match yinsh_server::chat::check(text) {
+                        Ok(kept) => Expect::Chat {
+                            table,
+                            text: kept.to_owned(),
+                        },
+                        Err(_) => Expect::Error,
                     }
                 }
             }
@@ -1489,24 +1490,13 @@ impl Store for Broken {
     fn create_game<'a>(
         &'a self,
         _: &'a yinsh_server::store::NewGame,
-    ) -> yinsh_server::store::StoreFuture<'a, i64> {
+    ) -> yinsh_server::store::StoreFuture<'a, yinsh_server::vocab::GameId> {
         broken(self.0)
     }
-    fn append_action<'a>(
+    fn write_game<'a>(
         &'a self,
-        _: i64,
-        _: u32,
-        _: &'a yinsh_server::store::StoredAction,
-    ) -> yinsh_server::store::StoreFuture<'a, ()> {
-        broken(self.0)
-    }
-    fn truncate_actions(&self, _: i64, _: u32) -> yinsh_server::store::StoreFuture<'_, ()> {
-        broken(self.0)
-    }
-    fn finish_game<'a>(
-        &'a self,
-        _: i64,
-        _: &'a yinsh_server::store::StoredResult,
+        _: yinsh_server::vocab::GameId,
+        _: &'a yinsh_server::store::GameWrite,
         _: bool,
     ) -> yinsh_server::store::StoreFuture<'a, ()> {
         broken(self.0)
@@ -1524,7 +1514,7 @@ impl Store for Broken {
     }
     fn game(
         &self,
-        _: i64,
+        _: yinsh_server::vocab::GameId,
     ) -> yinsh_server::store::StoreFuture<'_, Option<yinsh_server::store::StoredGame>> {
         broken(self.0)
     }
@@ -1575,7 +1565,7 @@ async fn markup_in_chat_is_delivered_verbatim_and_names_are_the_servers() {
         "<script>alert(1)</script>",
         "<img src=x onerror=alert(1)>",
         "</script><script>alert(document.cookie)</script>",
-        "&lt;b&gt; & \"double\" 'single' `tick` \\ \u{202e}txt.exe",
+        "&lt;b&gt; & \"double\" 'single' `tick` \\ txt.exe",
         "{{constructor.constructor('alert(1)')()}} ${alert(1)}",
     ];
     for text in texts {
@@ -1589,6 +1579,27 @@ async fn markup_in_chat_is_delivered_verbatim_and_names_are_the_servers() {
         assert_eq!(line.text, text, "delivered verbatim");
         assert_eq!(line.from, white.player.name);
     }
+    // What could disguise a line is refused with a reason, and nobody sees it.
+    for (text, code) in [
+        ("\u{202e}exe.txt", "chat_bidi"),
+        ("a\u{2066}b", "chat_bidi"),
+        ("line\n[server] White resigned", "chat_control"),
+        ("\u{1b}[31mred", "chat_control"),
+        ("\u{200b}\u{feff}\u{2060}", "chat_invisible"),
+        ("\u{feff}", "chat_invisible"),
+    ] {
+        let (got, _) = white.chat(&table, text).await.unwrap_err();
+        assert_eq!(got, code, "{text:?}");
+    }
+    // A line that only looks like the server's is the player's, shown with their name.
+    white.chat(&table, "[server] Black resigned").await.unwrap();
+    let line = black
+        .event(|e| match e {
+            TableEvent::Chat { line } => Some(line.clone()),
+            _ => None,
+        })
+        .await;
+    assert_eq!(line.from, white.player.name);
     // A newcomer's snapshot, read as sent: the lines are JSON strings with the exact
     // text (no entities, no markup made of them).
     let mut newcomer = Raw::connect(server.addr).await;
@@ -1608,7 +1619,7 @@ async fn markup_in_chat_is_delivered_verbatim_and_names_are_the_servers() {
         .iter()
         .map(|l| l["text"].as_str().unwrap())
         .collect();
-    assert_eq!(chat, texts);
+    assert_eq!(chat[..texts.len()], texts);
     for text in texts {
         assert!(raw.contains(&serde_json::to_string(text).unwrap()));
     }

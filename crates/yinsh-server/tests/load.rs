@@ -33,7 +33,7 @@ async fn every_acknowledged_action_is_stored_under_load() {
     for (game, tokens) in &report.acknowledged {
         let stored = server
             .store
-            .game(*game)
+            .game(yinsh_server::vocab::GameId(*game))
             .await
             .unwrap()
             .unwrap_or_else(|| panic!("game {game} is not stored"));

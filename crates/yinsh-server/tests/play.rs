@@ -7,6 +7,7 @@ use yinsh_server::protocol::{
     ArchivePage, ArchivedGame, Command, OptionChange, Request, SeatColor, ServerMessage, Since,
     StageName, TableEvent, TableOptions,
 };
+use yinsh_server::vocab::GameId;
 
 use crate::common::{Client, TestServer, seated_pair};
 
@@ -142,7 +143,12 @@ async fn log_off_leaves_nothing_once_the_game_ends() {
     white.act(&table, "e3").await.unwrap();
     let game_id = white.game_after(1).await.id;
     // While it runs, it is stored (a crash would lose nothing).
-    let stored = server.store.game(game_id).await.unwrap().expect("stored");
+    let stored = server
+        .store
+        .game(GameId(game_id))
+        .await
+        .unwrap()
+        .expect("stored");
     assert_eq!(stored.actions.len(), 1);
     black.chat(&table, "/resign").await.unwrap();
     white
@@ -151,7 +157,7 @@ async fn log_off_leaves_nothing_once_the_game_ends() {
             _ => None,
         })
         .await;
-    assert_eq!(server.store.game(game_id).await.unwrap(), None);
+    assert_eq!(server.store.game(GameId(game_id)).await.unwrap(), None);
     let (_, body) = server.get("/api/archive").await;
     assert_eq!(serde_json::from_str::<ArchivePage>(&body).unwrap().total, 0);
     let (status, _) = server.get(&format!("/api/archive/{game_id}")).await;

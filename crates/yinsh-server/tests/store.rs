@@ -9,19 +9,29 @@ use std::collections::HashSet;
 use std::sync::Arc;
 
 use axum::http::HeaderMap;
+use yinsh::ByColor;
 use yinsh_server::protocol::{Pair, TableOptions, TimeSetting, VariantName};
 use yinsh_server::session;
 use yinsh_server::store::{
-    ArchiveQuery, NewGame, SeatRecord, Store, StoreErrorKind, StoredAction, StoredResult,
+    ArchiveQuery, GameWrite, NewGame, SeatRecord, Store, StoreErrorKind, StoredAction, StoredResult,
 };
+use yinsh_server::vocab::{Level, PlayerId};
 
 use crate::common::{Client, TestServer, postgres_database, seated_pair};
 
-fn seat(id: Option<i64>, name: &str, bot: Option<u8>) -> SeatRecord {
+fn seat(id: Option<PlayerId>, name: &str, bot: Option<u8>) -> SeatRecord {
     SeatRecord {
         player_id: id,
         name: name.to_owned(),
-        bot,
+        bot: bot.and_then(Level::new),
+    }
+}
+
+fn append(ply: u32, action: StoredAction) -> GameWrite {
+    GameWrite::Action {
+        ply,
+        action,
+        result: None,
     }
 }
 
@@ -75,22 +85,26 @@ async fn exercise(store: Arc<dyn Store>) {
     let g1 = store.create_game(&new).await.unwrap();
     for (i, t) in ["e3", "a5", "b5"].iter().enumerate() {
         store
-            .append_action(g1, i as u32, &action(t, 2_000 + i as i64))
+            .write_game(g1, &append(i as u32, action(t, 2_000 + i as i64)), true)
             .await
             .unwrap();
     }
     assert_eq!(
         store
-            .append_action(g1, 2, &action("b6", 9))
+            .write_game(g1, &append(2, action("b6", 9)), true)
             .await
             .unwrap_err()
             .kind,
         StoreErrorKind::Conflict,
         "one action per ply"
     );
-    store.truncate_actions(g1, 2).await.unwrap();
+    let takeback = GameWrite::Takeback {
+        keep: 2,
+        takebacks: ByColor { white: 0, black: 1 },
+    };
+    store.write_game(g1, &takeback, true).await.unwrap();
     store
-        .append_action(g1, 2, &action("c6", 3_000))
+        .write_game(g1, &append(2, action("c6", 3_000)), true)
         .await
         .unwrap();
 
@@ -103,6 +117,7 @@ async fn exercise(store: Arc<dyn Store>) {
     assert_eq!(tokens, ["e3", "a5", "c6"]);
     assert_eq!(u.actions[0].white_ms, Some(59_000));
     assert_eq!(u.result, None);
+    assert_eq!((u.takebacks.white, u.takebacks.black), (0, 1));
 
     // Not in the archive until finished.
     let q = ArchiveQuery {
@@ -115,7 +130,19 @@ async fn exercise(store: Arc<dyn Store>) {
         termination: "time".to_owned(),
         finished_at: 5_000,
     };
-    store.finish_game(g1, &result, true).await.unwrap();
+    store
+        .write_game(g1, &GameWrite::Result(result.clone()), true)
+        .await
+        .unwrap();
+    // At most one result: a second one changes nothing.
+    let again = StoredResult {
+        winner: None,
+        ..result.clone()
+    };
+    store
+        .write_game(g1, &GameWrite::Result(again), true)
+        .await
+        .unwrap();
     assert!(store.unfinished_games().await.unwrap().is_empty());
 
     // A second game, not logged: gone when it ends.
@@ -133,19 +160,16 @@ async fn exercise(store: Arc<dyn Store>) {
         .await
         .unwrap();
     store
-        .append_action(g2, 0, &action("e3", 90_000_001))
+        .write_game(g2, &append(0, action("e3", 90_000_001)), false)
         .await
         .unwrap();
+    let agreed = StoredResult {
+        winner: None,
+        termination: "agreement".to_owned(),
+        finished_at: 90_000_002,
+    };
     store
-        .finish_game(
-            g2,
-            &StoredResult {
-                winner: None,
-                termination: "agreement".to_owned(),
-                finished_at: 90_000_002,
-            },
-            false,
-        )
+        .write_game(g2, &GameWrite::Result(agreed), false)
         .await
         .unwrap();
     assert_eq!(store.game(g2).await.unwrap(), None);
@@ -159,18 +183,30 @@ async fn exercise(store: Arc<dyn Store>) {
         })
         .await
         .unwrap();
+    let resigned = StoredResult {
+        winner: Some("white".to_owned()),
+        termination: "resignation".to_owned(),
+        finished_at: 200_000_001,
+    };
     store
-        .finish_game(
-            g3,
-            &StoredResult {
-                winner: Some("white".to_owned()),
-                termination: "resignation".to_owned(),
-                finished_at: 200_000_001,
-            },
-            true,
-        )
+        .write_game(g3, &GameWrite::Result(resigned), true)
         .await
         .unwrap();
+    // A last action with its result: one transaction; an aborted game is gone.
+    let g4 = store.create_game(&new).await.unwrap();
+    let last = GameWrite::Action {
+        ply: 0,
+        action: action("e3", 300_000_000),
+        result: Some(StoredResult {
+            finished_at: 300_000_001,
+            ..result.clone()
+        }),
+    };
+    store.write_game(g4, &last, false).await.unwrap();
+    assert_eq!(store.game(g4).await.unwrap(), None, "not logged: deleted");
+    let g5 = store.create_game(&new).await.unwrap();
+    store.write_game(g5, &GameWrite::Abort, true).await.unwrap();
+    assert_eq!(store.game(g5).await.unwrap(), None, "aborted: deleted");
 
     let all = store.archive(&q).await.unwrap();
     assert_eq!(all.total, 2);
@@ -443,7 +479,7 @@ async fn check_migrated(url: &str) {
             .await
             .unwrap()
             .expect("the session is kept");
-        assert_eq!(player.id, id);
+        assert_eq!(player.id, PlayerId(id));
         names.push(player.name);
     }
     assert_eq!(
@@ -481,7 +517,7 @@ async fn check_migrated(url: &str) {
     assert_eq!(e.kind, StoreErrorKind::Conflict, "{e}");
     let fresh = store.create_guest("hash-new", "CalmOwl4242").await.unwrap();
     // (PostgreSQL's sequence counted the refused one too.)
-    assert!(fresh.id > OLD_NAMES.len() as i64, "{fresh:?}");
+    assert!(fresh.id.0 > OLD_NAMES.len() as i64, "{fresh:?}");
 }
 
 #[tokio::test]

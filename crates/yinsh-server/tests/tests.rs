@@ -3,6 +3,7 @@
 
 mod clocks;
 mod common;
+mod fairness;
 mod faults;
 mod hostile;
 mod load;

@@ -11,7 +11,10 @@ use std::pin::Pin;
 
 pub use sql::SqlStore;
 
+use yinsh::ByColor;
+
 use crate::protocol::TableOptions;
+use crate::vocab::{GameId, Level, PlayerId};
 
 /// What kind of failure a [`StoreError`] is: what the caller may do about it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -154,7 +157,7 @@ pub type StoreFuture<'a, T> = Pin<Box<dyn Future<Output = StoreResult<T>> + Send
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Player {
     /// The id.
-    pub id: i64,
+    pub id: PlayerId,
     /// The display name.
     pub name: String,
 }
@@ -163,11 +166,11 @@ pub struct Player {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SeatRecord {
     /// The player, for a person.
-    pub player_id: Option<i64>,
+    pub player_id: Option<PlayerId>,
     /// The display name.
     pub name: String,
     /// The engine level, for a bot.
-    pub bot: Option<u8>,
+    pub bot: Option<Level>,
 }
 
 /// A game as it starts.
@@ -213,13 +216,43 @@ pub struct StoredResult {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StoredGame {
     /// The game id.
-    pub id: i64,
+    pub id: GameId,
     /// How it started.
     pub game: NewGame,
     /// Every action, in order.
     pub actions: Vec<StoredAction>,
+    /// Takebacks granted to each player.
+    pub takebacks: ByColor<u8>,
     /// The result, once finished.
     pub result: Option<StoredResult>,
+}
+
+/// A change to a stored game, made in one transaction.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum GameWrite {
+    /// The action number `ply` (from 0), and the result when it ends the game on the
+    /// board.
+    Action {
+        /// Its number.
+        ply: u32,
+        /// The action with the clocks after it.
+        action: StoredAction,
+        /// The result it brings, if any.
+        result: Option<StoredResult>,
+    },
+    /// A takeback: the actions from number `keep` on are forgotten (the clocks are
+    /// those after the last one kept), and each player's count of takebacks is now
+    /// `takebacks`.
+    Takeback {
+        /// Actions kept.
+        keep: u32,
+        /// Takebacks granted so far.
+        takebacks: ByColor<u8>,
+    },
+    /// The game ended.
+    Result(StoredResult),
+    /// The game was aborted: it is deleted, with its actions.
+    Abort,
 }
 
 /// A search of the archive.
@@ -281,24 +314,14 @@ pub trait Store: Send + Sync + 'static {
     }
 
     /// Records a new game and gives its id.
-    fn create_game<'a>(&'a self, game: &'a NewGame) -> StoreFuture<'a, i64>;
+    fn create_game<'a>(&'a self, game: &'a NewGame) -> StoreFuture<'a, GameId>;
 
-    /// Records the action number `ply` (from 0) of a game.
-    fn append_action<'a>(
+    /// Makes `write` to a running game, whole or not at all. A game that ends and is
+    /// not `log`ged is deleted instead of finished.
+    fn write_game<'a>(
         &'a self,
-        game_id: i64,
-        ply: u32,
-        action: &'a StoredAction,
-    ) -> StoreFuture<'a, ()>;
-
-    /// Forgets the actions from number `keep` on (a takeback).
-    fn truncate_actions(&self, game_id: i64, keep: u32) -> StoreFuture<'_, ()>;
-
-    /// Records the end of a game; a game that is not logged is deleted instead.
-    fn finish_game<'a>(
-        &'a self,
-        game_id: i64,
-        result: &'a StoredResult,
+        game: GameId,
+        write: &'a GameWrite,
         log: bool,
     ) -> StoreFuture<'a, ()>;
 
@@ -309,7 +332,7 @@ pub trait Store: Send + Sync + 'static {
     fn archive<'a>(&'a self, query: &'a ArchiveQuery) -> StoreFuture<'a, ArchiveList>;
 
     /// One game with its actions (finished and logged, or still running).
-    fn game(&self, id: i64) -> StoreFuture<'_, Option<StoredGame>>;
+    fn game(&self, id: GameId) -> StoreFuture<'_, Option<StoredGame>>;
 }
 
 /// Opens the store a database URL names: `sqlite://…` or `postgres://…`, running its

@@ -4,10 +4,13 @@
 use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::{AnyPool, Executor, Row};
 
+use yinsh::ByColor;
+
 use super::{
-    ArchiveList, ArchiveQuery, NewGame, Player, SeatRecord, Store, StoreError, StoreFuture,
-    StoreResult, StoredAction, StoredGame, StoredResult,
+    ArchiveList, ArchiveQuery, GameWrite, NewGame, Player, SeatRecord, Store, StoreError,
+    StoreFuture, StoreResult, StoredAction, StoredGame, StoredResult,
 };
+use crate::vocab::{GameId, Level, PlayerId};
 
 /// The SQL store. Cheap to clone (a connection pool).
 #[derive(Debug, Clone)]
@@ -37,7 +40,8 @@ impl Backend {
 }
 
 const GAME_COLUMNS: &str = "id, table_id, options, white_id, white_name, white_bot, black_id, \
-     black_name, black_bot, started_at, finished_at, winner, termination, action_count";
+     black_name, black_bot, started_at, finished_at, winner, termination, action_count, \
+     white_takebacks, black_takebacks";
 
 impl SqlStore {
     /// Connects to `url` (`sqlite://path?mode=rwc`, `postgres://…`) and brings its schema
@@ -78,10 +82,20 @@ impl SqlStore {
 
 fn seat(row: &AnyRow, color: &str) -> StoreResult<SeatRecord> {
     let bot: Option<i64> = row.try_get(format!("{color}_bot").as_str())?;
+    let bot = match bot {
+        None => None,
+        Some(b) => Some(
+            u8::try_from(b)
+                .ok()
+                .and_then(Level::new)
+                .ok_or_else(|| StoreError::corrupt(format!("engine level {b}")))?,
+        ),
+    };
+    let id: Option<i64> = row.try_get(format!("{color}_id").as_str())?;
     Ok(SeatRecord {
-        player_id: row.try_get(format!("{color}_id").as_str())?,
+        player_id: id.map(PlayerId),
         name: row.try_get(format!("{color}_name").as_str())?,
-        bot: bot.map(|b| b.clamp(0, 255) as u8),
+        bot,
     })
 }
 
@@ -99,8 +113,12 @@ fn game_row(row: &AnyRow) -> StoreResult<StoredGame> {
         }),
         _ => None,
     };
+    let takebacks = |color: &str| -> StoreResult<u8> {
+        let n: i64 = row.try_get(format!("{color}_takebacks").as_str())?;
+        Ok(n.clamp(0, i64::from(u8::MAX)) as u8)
+    };
     Ok(StoredGame {
-        id: row.try_get("id")?,
+        id: GameId(row.try_get("id")?),
         game: NewGame {
             table_id: row.try_get("table_id")?,
             options,
@@ -109,6 +127,10 @@ fn game_row(row: &AnyRow) -> StoreResult<StoredGame> {
             started_at: row.try_get("started_at")?,
         },
         actions: Vec::new(),
+        takebacks: ByColor {
+            white: takebacks("white")?,
+            black: takebacks("black")?,
+        },
         result,
     })
 }
@@ -122,7 +144,7 @@ impl SqlStore {
         let rows = sqlx::query(
             "SELECT token, white_ms, black_ms, at FROM actions WHERE game_id = $1 ORDER BY ply",
         )
-        .bind(game.id)
+        .bind(game.id.0)
         .fetch_all(&self.pool)
         .await?;
         game.actions = rows
@@ -153,6 +175,45 @@ fn contains_pattern(text: &str) -> String {
     p
 }
 
+type Query<'q> = sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments<'q>>;
+
+fn insert_action(game: i64, ply: u32, action: &StoredAction) -> Query<'_> {
+    sqlx::query(
+        "INSERT INTO actions (game_id, ply, token, white_ms, black_ms, at) \
+         VALUES ($1, $2, $3, $4, $5, $6)",
+    )
+    .bind(game)
+    .bind(i64::from(ply))
+    .bind(&action.token)
+    .bind(action.white_ms.map(|v| v as i64))
+    .bind(action.black_ms.map(|v| v as i64))
+    .bind(action.at)
+}
+
+fn finish(game: i64, result: &StoredResult) -> Query<'_> {
+    sqlx::query(
+        "UPDATE games SET finished_at = $1, winner = $2, termination = $3, \
+         action_count = (SELECT COUNT(*) FROM actions WHERE game_id = $4) \
+         WHERE id = $4 AND finished_at IS NULL",
+    )
+    .bind(result.finished_at)
+    .bind(result.winner.as_deref())
+    .bind(&result.termination)
+    .bind(game)
+}
+
+async fn delete_game(tx: &mut sqlx::Transaction<'_, sqlx::Any>, game: i64) -> StoreResult<()> {
+    sqlx::query("DELETE FROM actions WHERE game_id = $1")
+        .bind(game)
+        .execute(&mut **tx)
+        .await?;
+    sqlx::query("DELETE FROM games WHERE id = $1")
+        .bind(game)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
+
 impl Store for SqlStore {
     fn ping(&self) -> StoreFuture<'_, ()> {
         Box::pin(async move {
@@ -172,7 +233,7 @@ impl Store for SqlStore {
             .await?;
             row.map(|r| {
                 Ok(Player {
-                    id: r.try_get("id")?,
+                    id: PlayerId(r.try_get("id")?),
                     name: r.try_get("name")?,
                 })
             })
@@ -201,7 +262,7 @@ impl Store for SqlStore {
             .await?;
             tx.commit().await?;
             Ok(Player {
-                id,
+                id: PlayerId(id),
                 name: name.to_owned(),
             })
         })
@@ -241,13 +302,13 @@ impl Store for SqlStore {
                 .try_get("name")?;
             tx.commit().await?;
             Ok(Some(Player {
-                id: player_id,
+                id: PlayerId(player_id),
                 name,
             }))
         })
     }
 
-    fn create_game<'a>(&'a self, game: &'a NewGame) -> StoreFuture<'a, i64> {
+    fn create_game<'a>(&'a self, game: &'a NewGame) -> StoreFuture<'a, GameId> {
         Box::pin(async move {
             let options = serde_json::to_string(&game.options)
                 .map_err(|e| StoreError::corrupt(format!("table options: {e}")))?;
@@ -258,85 +319,77 @@ impl Store for SqlStore {
             )
             .bind(&game.table_id)
             .bind(options)
-            .bind(game.white.player_id)
+            .bind(game.white.player_id.map(|p| p.0))
             .bind(&game.white.name)
-            .bind(game.white.bot.map(i64::from))
-            .bind(game.black.player_id)
+            .bind(game.white.bot.map(|l| i64::from(l.get())))
+            .bind(game.black.player_id.map(|p| p.0))
             .bind(&game.black.name)
-            .bind(game.black.bot.map(i64::from))
+            .bind(game.black.bot.map(|l| i64::from(l.get())))
             .bind(game.started_at)
             .fetch_one(&self.pool)
             .await?;
-            Ok(row.try_get("id")?)
+            Ok(GameId(row.try_get("id")?))
         })
     }
 
-    fn append_action<'a>(
+    fn write_game<'a>(
         &'a self,
-        game_id: i64,
-        ply: u32,
-        action: &'a StoredAction,
-    ) -> StoreFuture<'a, ()> {
-        Box::pin(async move {
-            // One statement, so one implicit transaction: the hot path of the server.
-            sqlx::query(
-                "INSERT INTO actions (game_id, ply, token, white_ms, black_ms, at) \
-                 VALUES ($1, $2, $3, $4, $5, $6)",
-            )
-            .bind(game_id)
-            .bind(i64::from(ply))
-            .bind(&action.token)
-            .bind(action.white_ms.map(|v| v as i64))
-            .bind(action.black_ms.map(|v| v as i64))
-            .bind(action.at)
-            .execute(&self.pool)
-            .await?;
-            Ok(())
-        })
-    }
-
-    fn truncate_actions(&self, game_id: i64, keep: u32) -> StoreFuture<'_, ()> {
-        Box::pin(async move {
-            sqlx::query("DELETE FROM actions WHERE game_id = $1 AND ply >= $2")
-                .bind(game_id)
-                .bind(i64::from(keep))
-                .execute(&self.pool)
-                .await?;
-            Ok(())
-        })
-    }
-
-    fn finish_game<'a>(
-        &'a self,
-        game_id: i64,
-        result: &'a StoredResult,
+        game: GameId,
+        write: &'a GameWrite,
         log: bool,
     ) -> StoreFuture<'a, ()> {
         Box::pin(async move {
-            let mut tx = self.pool.begin().await?;
-            if log {
-                sqlx::query(
-                    "UPDATE games SET finished_at = $1, winner = $2, termination = $3, \
-                     action_count = (SELECT COUNT(*) FROM actions WHERE game_id = $4) \
-                     WHERE id = $4",
-                )
-                .bind(result.finished_at)
-                .bind(result.winner.as_deref())
-                .bind(&result.termination)
-                .bind(game_id)
-                .execute(&mut *tx)
-                .await?;
-            } else {
-                sqlx::query("DELETE FROM actions WHERE game_id = $1")
-                    .bind(game_id)
+            let id = game.0;
+            match write {
+                // One statement, so one implicit transaction: the hot path of the server.
+                GameWrite::Action {
+                    ply,
+                    action,
+                    result: None,
+                } => {
+                    insert_action(id, *ply, action).execute(&self.pool).await?;
+                }
+                GameWrite::Action {
+                    ply,
+                    action,
+                    result: Some(result),
+                } => {
+                    let mut tx = self.pool.begin().await?;
+                    if log {
+                        insert_action(id, *ply, action).execute(&mut *tx).await?;
+                        finish(id, result).execute(&mut *tx).await?;
+                    } else {
+                        delete_game(&mut tx, id).await?;
+                    }
+                    tx.commit().await?;
+                }
+                GameWrite::Takeback { keep, takebacks } => {
+                    let mut tx = self.pool.begin().await?;
+                    sqlx::query("DELETE FROM actions WHERE game_id = $1 AND ply >= $2")
+                        .bind(id)
+                        .bind(i64::from(*keep))
+                        .execute(&mut *tx)
+                        .await?;
+                    sqlx::query(
+                        "UPDATE games SET white_takebacks = $1, black_takebacks = $2 \
+                         WHERE id = $3",
+                    )
+                    .bind(i64::from(takebacks.white))
+                    .bind(i64::from(takebacks.black))
+                    .bind(id)
                     .execute(&mut *tx)
                     .await?;
-                sqlx::query("DELETE FROM games WHERE id = $1")
-                    .bind(game_id)
-                    .execute(&mut *tx)
-                    .await?;
+                    tx.commit().await?;
+                }
+                GameWrite::Result(result) if log => {
+                    finish(id, result).execute(&self.pool).await?;
+                }
+                GameWrite::Result(_) | GameWrite::Abort => {
+                    let mut tx = self.pool.begin().await?;
+                    delete_game(&mut tx, id).await?;
+                    tx.commit().await?;
+                }
             }
-            tx.commit().await?;
             Ok(())
         })
     }
@@ -424,10 +477,10 @@ impl Store for SqlStore {
         })
     }
 
-    fn game(&self, id: i64) -> StoreFuture<'_, Option<StoredGame>> {
+    fn game(&self, id: GameId) -> StoreFuture<'_, Option<StoredGame>> {
         Box::pin(async move {
             let row = sqlx::query(&format!("SELECT {GAME_COLUMNS} FROM games WHERE id = $1"))
-                .bind(id)
+                .bind(id.0)
                 .fetch_optional(&self.pool)
                 .await?;
             let Some(row) = row else { return Ok(None) };

@@ -1,0 +1,125 @@
+import { describe, expect, it, vi } from "vitest";
+
+// The page's modules touch `document` when loaded; only pure functions are tested here,
+// and `t` returns the key and its arguments.
+vi.mock("../i18n", () => ({
+  t: (key: string, args: Record<string, string | number> = {}) =>
+    Object.keys(args).length ? `${key}(${Object.entries(args).map(([k, v]) => `${k}=${v}`).join(",")})` : key,
+}));
+vi.mock("../board/view", () => ({ BoardView: class {} }));
+
+import type { GameView, ServerMessage, TableView } from "../protocol";
+import { TAKEBACK_LIMIT, applyEvent, describeEvent, gameButtons } from "./table";
+
+type EventMessage = Extract<ServerMessage, { type: "event" }>;
+
+function game(over: Partial<GameView> = {}): GameView {
+  return {
+    id: 7,
+    position: "",
+    board: { rings: { white: ["e5"], black: [] }, markers: { white: [], black: [] } },
+    to_move: "black",
+    stage: "place",
+    pool: 51,
+    removed: { white: 0, black: 0 },
+    targets: { white: 3, black: 3 },
+    ring_moves: 0,
+    legal: ["a1"],
+    moves: ["e5"],
+    clocks: { white_ms: 300_000, black_ms: 300_000, running: "black", increment: 0 },
+    takebacks: { white: 0, black: 0 },
+    abortable: true,
+    paused: false,
+    ...over,
+  };
+}
+
+function table(g?: GameView): TableView {
+  return {
+    id: "t1",
+    epoch: 1,
+    version: 5,
+    options: { variant: "standard", log: true },
+    seats: { white: { id: 1, name: "ann", online: true }, black: { id: 2, name: "bob", online: true } },
+    spectator_count: 0,
+    spectators: [],
+    chat: [],
+    game: g,
+  };
+}
+
+const event = (e: EventMessage["event"], more: Partial<EventMessage> = {}): EventMessage => ({
+  type: "event",
+  table: "t1",
+  version: 6,
+  event: e,
+  ...more,
+});
+
+const names = (c: string) => (c === "white" ? "ann" : "bob");
+
+describe("the buttons of a running game", () => {
+  it("are none without a seat, a game, or once it is over", () => {
+    expect(gameButtons(game(), null)).toBeNull();
+    expect(gameButtons(undefined, "white")).toBeNull();
+    expect(gameButtons(game({ result: { winner: "white", score: "1-0", termination: "resignation" } }), "white")).toBeNull();
+  });
+
+  it("offer abort while the game is abortable, to both players", () => {
+    expect(gameButtons(game(), "white")?.abort).toBe(true);
+    expect(gameButtons(game(), "black")?.abort).toBe(true);
+    expect(gameButtons(game({ abortable: false }), "white")?.abort).toBe(false);
+  });
+
+  it("offer a claim only to the player who may claim", () => {
+    expect(gameButtons(game(), "white")?.claim).toBe(false);
+    expect(gameButtons(game({ claimable: "white" }), "white")?.claim).toBe(true);
+    expect(gameButtons(game({ claimable: "white" }), "black")?.claim).toBe(false);
+  });
+
+  it("answer only the opponent's offer", () => {
+    expect(gameButtons(game({ draw_offer: "black" }), "white")?.answer).toBe("draw");
+    expect(gameButtons(game({ draw_offer: "black" }), "black")?.answer).toBeNull();
+    expect(gameButtons(game({ takeback_request: "white" }), "black")?.answer).toBe("takeback");
+  });
+
+  it("count the takebacks left of each player", () => {
+    const g = game({ takebacks: { white: 1, black: TAKEBACK_LIMIT } });
+    expect(gameButtons(g, "white")?.takebacksLeft).toBe(TAKEBACK_LIMIT - 1);
+    expect(gameButtons(g, "black")?.takebacksLeft).toBe(0);
+  });
+});
+
+describe("events", () => {
+  it("an abort clears the game: the table waits again", () => {
+    const view = table(game());
+    applyEvent(view, event({ kind: "aborted", by: "white" }));
+    expect(view.game).toBeUndefined();
+    expect(view.version).toBe(6);
+    expect(gameButtons(view.game, "white")).toBeNull();
+    // Clocks that come after it have no game to go to.
+    applyEvent(view, event({ kind: "presence", color: "black", online: false }, { clocks: { white_ms: 1, black_ms: 1, increment: 0 } }));
+    expect(view.game).toBeUndefined();
+    expect(view.seats.black?.online).toBe(false);
+  });
+
+  it("the game sent with an event replaces the one held", () => {
+    const view = table(game());
+    const paused = game({ paused: true, clocks: { white_ms: 290_000, black_ms: 280_000, increment: 0 } });
+    applyEvent(view, event({ kind: "interrupted" }, { game: paused }));
+    expect(view.game?.paused).toBe(true);
+    expect(view.game?.clocks?.running).toBeUndefined();
+    applyEvent(view, event({ kind: "claimable", by: "black" }, { game: game({ claimable: "black" }) }));
+    expect(gameButtons(view.game, "black")?.claim).toBe(true);
+  });
+
+  it("have their log lines", () => {
+    expect(describeEvent({ kind: "aborted", by: "black" }, names)).toBe("event.aborted(player=bob)");
+    expect(describeEvent({ kind: "aborted" }, names)).toBe("event.abortedByServer");
+    expect(describeEvent({ kind: "claimable", by: "white" }, names)).toBe("event.claimable(player=ann)");
+    expect(describeEvent({ kind: "interrupted" }, names)).toBe("event.interrupted");
+    expect(describeEvent({ kind: "resumed" }, names)).toBe("event.resumed");
+    expect(describeEvent({ kind: "declined", by: "white" }, names)).toBe("event.declined(player=ann)");
+    expect(describeEvent({ kind: "acted", color: "white", action: "e5" }, names)).toBeNull();
+  });
+});

@@ -1,0 +1,464 @@
+//! The task that runs a table: it receives inputs, asks the [`Core`], commits what the
+//! core says must be stored, then announces, then answers. Commits run beside the
+//! actor, so that chat, spectators and clocks do not wait for the database; inputs
+//! that need the game meanwhile wait their turn in order.
+
+use std::collections::VecDeque;
+use std::time::Duration;
+
+use tokio::sync::{mpsc, oneshot};
+use tokio::time::{Instant, sleep_until};
+
+use super::bot::{BotMove, Bots};
+use super::core::{Commit, Committed, Core, Decision, Effects, Now, Reply, Request};
+use super::watchers::Watchers;
+use super::{Conn, TableHandle};
+use crate::Ctx;
+use crate::protocol::{Command, ServerMessage, Since, TableEvent, TableSummary, TableView};
+use crate::refusal::Refusal;
+use crate::store::{Player, StoreError};
+use crate::vocab::GameId;
+
+/// An empty table (nobody watching, no game running) closes after this.
+const IDLE_CLOSE: Duration = Duration::from_secs(120);
+/// Inputs waiting for a table before it answers "busy".
+pub(super) const QUEUE: usize = 1024;
+/// While the store is down, it is tried again this often.
+const PROBE_EVERY: Duration = Duration::from_secs(1);
+
+/// What reaches a table's actor.
+pub(super) enum Input {
+    Open {
+        conn: Conn,
+        since: Option<Since>,
+        done: oneshot::Sender<()>,
+    },
+    Close {
+        conn: u64,
+        done: Option<oneshot::Sender<()>>,
+    },
+    Request {
+        player: Player,
+        request: Request,
+        reply: oneshot::Sender<Reply>,
+    },
+}
+
+/// An input that waits for the commit under way.
+enum Waiting {
+    Request {
+        player: Player,
+        request: Request,
+        reply: oneshot::Sender<Reply>,
+    },
+    Bot(BotMove),
+}
+
+/// Work of the store under way: a commit (whose requester, if any, waits for the
+/// answer) or a probe while the store is down.
+enum Job {
+    Commit(Option<oneshot::Sender<Reply>>),
+    Probe,
+}
+
+type JobResult = Result<Option<GameId>, StoreError>;
+
+struct Actor {
+    ctx: Ctx,
+    core: Core,
+    watchers: Watchers,
+    bots: Bots,
+    bot_rx: mpsc::Receiver<BotMove>,
+    job: Option<(Job, oneshot::Receiver<JobResult>)>,
+    waiting: VecDeque<Waiting>,
+    probe_at: Option<Instant>,
+    empty_since: Option<Instant>,
+    last_summary: Option<TableSummary>,
+}
+
+/// Starts the actor of `core`: its handle and its lobby summary.
+pub(super) fn start(ctx: Ctx, core: Core) -> (TableHandle, TableSummary) {
+    let (tx, rx) = mpsc::channel(QUEUE);
+    let (bot_tx, bot_rx) = mpsc::channel(4);
+    let handle = TableHandle {
+        id: core.id().clone(),
+        tx,
+    };
+    let mut actor = Actor {
+        watchers: Watchers::new(core.id().clone(), ctx.epoch),
+        bots: Bots::new(ctx.bots.clone(), ctx.engine_slots.clone(), bot_tx),
+        bot_rx,
+        core,
+        ctx,
+        job: None,
+        waiting: VecDeque::new(),
+        probe_at: None,
+        empty_since: Some(Instant::now()),
+        last_summary: None,
+    };
+    let summary = actor.summary();
+    actor.last_summary = Some(summary.clone());
+    tokio::spawn(actor.run(rx));
+    (handle, summary)
+}
+
+async fn sleep_until_opt(at: Option<Instant>) {
+    match at {
+        Some(at) => sleep_until(at).await,
+        None => std::future::pending().await,
+    }
+}
+
+async fn job_done(job: &mut Option<(Job, oneshot::Receiver<JobResult>)>) -> JobResult {
+    match job {
+        Some((_, rx)) => rx
+            .await
+            .unwrap_or_else(|_| Err(StoreError::unavailable("the store task ended".to_owned()))),
+        None => std::future::pending().await,
+    }
+}
+
+impl Actor {
+    async fn run(mut self, mut rx: mpsc::Receiver<Input>) {
+        self.after_step();
+        loop {
+            let deadline = self.core.deadline();
+            let idle = self.empty_since.map(|t| t + IDLE_CLOSE);
+            let probe = self.probe_at.filter(|_| self.job.is_none());
+            let spectators = self.watchers.spectators_due();
+            tokio::select! {
+                input = rx.recv() => match input {
+                    Some(input) => self.input(input),
+                    None => break,
+                },
+                Some(m) = self.bot_rx.recv() => self.bot_moved(m),
+                result = job_done(&mut self.job) => self.finished(result),
+                _ = sleep_until_opt(deadline) => self.tick(),
+                _ = sleep_until_opt(probe) => self.probe(),
+                _ = sleep_until_opt(spectators) => {
+                    let seated = |id| self.core.seat_of(id).is_some();
+                    if let Some(e) = self.watchers.announce_spectators(Instant::now(), seated) {
+                        self.announce(vec![e]);
+                    }
+                }
+                _ = sleep_until_opt(idle) => {
+                    if self.is_idle() {
+                        self.ctx.lobby.remove(self.core.id().as_str());
+                        break;
+                    }
+                    self.empty_since = None;
+                }
+            }
+            self.after_step();
+        }
+        self.bots.stop();
+    }
+
+    /// Nobody watching and nothing under way: the table may close (seats taken by
+    /// people who are gone are given up with it).
+    fn is_idle(&self) -> bool {
+        self.watchers.is_empty() && !self.core.busy() && self.job.is_none()
+    }
+
+    /// After every input: waiting inputs get their turn, the engine follows the game,
+    /// the idle timer and the store probe are set.
+    fn after_step(&mut self) {
+        while self.job.is_none() {
+            let Some(w) = self.waiting.pop_front() else {
+                break;
+            };
+            match w {
+                Waiting::Request {
+                    player,
+                    request,
+                    reply,
+                } => self.request(player, request, reply),
+                Waiting::Bot(m) => self.bot_moved(m),
+            }
+        }
+        self.bots.follow(self.core.bot_turn());
+        self.empty_since = match (self.is_idle(), self.empty_since) {
+            (true, None) => Some(Instant::now()),
+            (true, since) => since,
+            (false, _) => None,
+        };
+        if !self.core.store_down() {
+            self.probe_at = None;
+        } else if self.probe_at.is_none() {
+            self.probe_at = Some(Instant::now() + PROBE_EVERY);
+        }
+    }
+
+    fn input(&mut self, input: Input) {
+        match input {
+            Input::Open { conn, since, done } => {
+                let now = Instant::now();
+                let clocks = self
+                    .core
+                    .game()
+                    .filter(|g| g.is_running())
+                    .and_then(|g| g.clock_view(now));
+                if let Err(conn) = self.watchers.resume(conn, since, clocks) {
+                    let table = self.view();
+                    conn.send(super::to_text(&ServerMessage::Snapshot { table }));
+                    self.watchers.add(conn);
+                }
+                let _ = done.send(());
+                self.watchers_changed();
+            }
+            Input::Close { conn, done } => {
+                if self.watchers.close(conn) {
+                    self.watchers_changed();
+                }
+                if let Some(done) = done {
+                    let _ = done.send(());
+                }
+            }
+            Input::Request {
+                player,
+                request,
+                reply,
+            } => {
+                if self.waiting.is_empty() {
+                    self.request(player, request, reply);
+                } else if self.waiting.len() >= super::actor::QUEUE {
+                    let _ = reply.send(Err(Refusal::Busy));
+                } else {
+                    self.waiting.push_back(Waiting::Request {
+                        player,
+                        request,
+                        reply,
+                    });
+                }
+            }
+        }
+    }
+
+    fn request(&mut self, player: Player, request: Request, reply: oneshot::Sender<Reply>) {
+        let request = match request {
+            // A slash command is the command it names.
+            Request::Chat(text) if text.trim_start().starts_with('/') => {
+                match crate::command::parse(&text) {
+                    Ok(command) => Request::Command(command),
+                    Err(r) => {
+                        let _ = reply.send(Err(r));
+                        return;
+                    }
+                }
+            }
+            other => other,
+        };
+        if let Request::Command(Command::Who) = &request {
+            let seated = |id| self.core.seat_of(id).is_some();
+            let spectators = self.watchers.spectators(seated);
+            let _ = reply.send(Ok(self.core.who(&spectators)));
+            return;
+        }
+        let now = Now::present();
+        match self.core.request(&player, request.clone(), now) {
+            Decision::Done(effects) => self.done(effects, Some(reply)),
+            Decision::Commit(commit) => self.commit(commit, Some(reply)),
+            Decision::Defer => self.waiting.push_back(Waiting::Request {
+                player,
+                request,
+                reply,
+            }),
+        }
+    }
+
+    fn bot_moved(&mut self, m: BotMove) {
+        match self.core.bot_moved(m.game, m.ply, m.action, Now::present()) {
+            Decision::Done(effects) => {
+                if let Err(r) = &effects.reply {
+                    if matches!(r, Refusal::Stale | Refusal::StoreUnavailable) {
+                        // Asked again when the game lets it move.
+                        self.bots.forget();
+                    } else {
+                        let table = self.core.id();
+                        tracing::error!(%table, "the engine's action {} was refused: {r}", m.action);
+                    }
+                }
+                self.done(effects, None);
+            }
+            Decision::Commit(commit) => self.commit(commit, None),
+            Decision::Defer => self.waiting.push_back(Waiting::Bot(m)),
+        }
+    }
+
+    fn tick(&mut self) {
+        while let Some(decision) = self.core.tick(Now::present()) {
+            match decision {
+                Decision::Done(effects) => self.done(effects, None),
+                Decision::Commit(commit) => {
+                    self.commit(commit, None);
+                    break;
+                }
+                Decision::Defer => break,
+            }
+        }
+    }
+
+    /// While the store is down: a held result is written again, or the store is asked
+    /// whether it answers.
+    fn probe(&mut self) {
+        self.probe_at = Some(Instant::now() + PROBE_EVERY);
+        if let Some(commit) = self.core.retry_held(Now::present()) {
+            self.commit(commit, None);
+            return;
+        }
+        let store = self.ctx.store.clone();
+        let (tx, rx) = oneshot::channel();
+        tokio::spawn(async move {
+            let _ = tx.send(store.ping().await.map(|()| None));
+        });
+        self.job = Some((Job::Probe, rx));
+    }
+
+    /// Runs `commit` beside the actor; its outcome comes back to [`Actor::finished`].
+    fn commit(&mut self, commit: Commit, reply: Option<oneshot::Sender<Reply>>) {
+        let store = self.ctx.store.clone();
+        let (tx, rx) = oneshot::channel();
+        tokio::spawn(async move {
+            let result = match &commit {
+                Commit::CreateGame(new) => store.create_game(new).await.map(Some),
+                Commit::Game { game, write, log } => {
+                    store.write_game(*game, write, *log).await.map(|()| None)
+                }
+            };
+            let _ = tx.send(result);
+        });
+        self.job = Some((Job::Commit(reply), rx));
+    }
+
+    fn finished(&mut self, result: JobResult) {
+        let Some((job, _)) = self.job.take() else {
+            return;
+        };
+        let now = Now::present();
+        match job {
+            Job::Commit(reply) => {
+                let outcome = match result {
+                    Ok(id) => Committed::Stored(id),
+                    Err(e) => {
+                        let table = self.core.id();
+                        tracing::error!(%table, "the store refused a change: {e}");
+                        Committed::Failed
+                    }
+                };
+                let effects = self.core.committed(outcome, now);
+                self.done(effects, reply);
+            }
+            Job::Probe => {
+                if result.is_ok() {
+                    let events = self.core.store_back(now);
+                    self.announce(events);
+                }
+            }
+        }
+    }
+
+    /// Announces, then answers.
+    fn done(&mut self, effects: Effects, reply: Option<oneshot::Sender<Reply>>) {
+        let seats_changed = effects
+            .events
+            .iter()
+            .any(|e| matches!(e, TableEvent::Joined { .. } | TableEvent::Left { .. }));
+        self.announce(effects.events);
+        if seats_changed {
+            // A spectator who sat down is a spectator no more, and the other way round.
+            self.watchers_changed();
+        }
+        if let Some(reply) = reply {
+            let _ = reply.send(effects.reply);
+        }
+    }
+
+    /// Sends events to everyone watching, keeps them for resumes, updates the lobby.
+    fn announce(&mut self, events: Vec<TableEvent>) {
+        if events.is_empty() {
+            return;
+        }
+        let mut cut = false;
+        for event in events {
+            let now = Instant::now();
+            let game = if carries_game(&event) {
+                self.core.game_view(now)
+            } else {
+                None
+            };
+            let clocks = self
+                .core
+                .game()
+                .filter(|g| g.is_running())
+                .and_then(|g| g.clock_view(now));
+            cut |= self.watchers.broadcast(event, game, clocks);
+        }
+        let summary = self.summary();
+        if self.last_summary.as_ref() != Some(&summary) {
+            self.last_summary = Some(summary.clone());
+            self.ctx.lobby.update(summary);
+        }
+        if cut {
+            // Connections that could not keep up were cut off.
+            self.watchers_changed();
+        }
+    }
+
+    /// Presence and spectators after connections came or went.
+    fn watchers_changed(&mut self) {
+        let now = Now::present();
+        let watchers = &self.watchers;
+        let mut events = self.core.presence(now, |id| watchers.is_online(id));
+        let seated = |id| self.core.seat_of(id).is_some();
+        events.extend(self.watchers.spectators_changed(now.at, seated));
+        self.announce(events);
+    }
+
+    fn summary(&self) -> TableSummary {
+        TableSummary {
+            id: self.core.id().to_string(),
+            options: self.core.options().clone(),
+            seats: self.core.seat_views(),
+            spectators: self.watchers.announced().0,
+            status: self.core.status(),
+        }
+    }
+
+    fn view(&self) -> TableView {
+        let (spectator_count, spectators) = self.watchers.announced();
+        TableView {
+            id: self.core.id().to_string(),
+            epoch: self.ctx.epoch,
+            version: self.watchers.version(),
+            options: self.core.options().clone(),
+            seats: self.core.seat_views(),
+            spectator_count,
+            spectators,
+            chat: self.core.chat().cloned().collect(),
+            game: self.core.game_view(Instant::now()),
+        }
+    }
+}
+
+/// Whether an event changes the game (it is sent with the game after it).
+fn carries_game(event: &TableEvent) -> bool {
+    match event {
+        TableEvent::Started
+        | TableEvent::Acted { .. }
+        | TableEvent::TookBack { .. }
+        | TableEvent::DrawOffered { .. }
+        | TableEvent::TakebackRequested { .. }
+        | TableEvent::Declined { .. }
+        | TableEvent::GameOver { .. }
+        | TableEvent::Aborted { .. }
+        | TableEvent::Claimable { .. }
+        | TableEvent::Presence { .. }
+        | TableEvent::Interrupted
+        | TableEvent::Resumed => true,
+        TableEvent::Joined { .. }
+        | TableEvent::Left { .. }
+        | TableEvent::Spectators { .. }
+        | TableEvent::Options { .. }
+        | TableEvent::Chat { .. } => false,
+    }
+}

@@ -1,0 +1,615 @@
+//! The table's rules without sockets, store or runtime: a harness plays the store
+//! (it takes every commit, or refuses them all while "down") and the clock.
+
+use std::time::Duration;
+
+use proptest::prelude::*;
+use tokio::time::Instant;
+use yinsh::{ByColor, Color};
+
+use super::*;
+use crate::protocol::{OptionChange, TableEvent, TimeSetting};
+
+fn player(id: i64, name: &str) -> Player {
+    Player {
+        id: PlayerId(id),
+        name: name.to_owned(),
+    }
+}
+
+struct Harness {
+    core: Core,
+    now: Instant,
+    wall: i64,
+    events: Vec<TableEvent>,
+    store_up: bool,
+    next_game: i64,
+    white: Player,
+    black: Player,
+    guest: Player,
+    /// The ids of the people connected.
+    online: Vec<PlayerId>,
+}
+
+impl Harness {
+    /// Two people seated (white, black) at a table with `options`, both present.
+    fn new(options: TableOptions) -> Harness {
+        let now = Instant::now();
+        let mut h = Harness {
+            core: Core::new(
+                "t1".into(),
+                options,
+                true,
+                Now {
+                    at: now,
+                    wall_ms: 0,
+                },
+            ),
+            now,
+            wall: 0,
+            events: Vec::new(),
+            store_up: true,
+            next_game: 1,
+            white: player(1, "W"),
+            black: player(2, "B"),
+            guest: player(3, "G"),
+            online: vec![PlayerId(1), PlayerId(2), PlayerId(3)],
+        };
+        let (w, b) = (h.white.clone(), h.black.clone());
+        h.cmd(&w, Command::Join { color: None }).unwrap();
+        h.cmd(&b, Command::Join { color: None }).unwrap();
+        h
+    }
+
+    fn timed(minutes: u32, increment: u32) -> Harness {
+        Harness::new(TableOptions {
+            time: Some(TimeSetting { minutes, increment }),
+            ..TableOptions::default()
+        })
+    }
+
+    fn at(&self) -> Now {
+        Now {
+            at: self.now,
+            wall_ms: self.wall,
+        }
+    }
+
+    fn advance(&mut self, d: Duration) {
+        self.now += d;
+        self.wall += d.as_millis() as i64;
+    }
+
+    /// Plays the store for a decision, and gives the reply.
+    fn run(&mut self, d: Decision) -> Reply {
+        match d {
+            Decision::Done(e) => {
+                self.events.extend(e.events);
+                e.reply
+            }
+            Decision::Commit(c) => {
+                let outcome = if self.store_up {
+                    Committed::Stored(match c {
+                        Commit::CreateGame(_) => {
+                            self.next_game += 1;
+                            Some(GameId(self.next_game - 1))
+                        }
+                        Commit::Game { .. } => None,
+                    })
+                } else {
+                    Committed::Failed
+                };
+                let e = self.core.committed(outcome, self.at());
+                self.events.extend(e.events);
+                e.reply
+            }
+            Decision::Defer => panic!("nothing is under way"),
+        }
+    }
+
+    fn cmd(&mut self, who: &Player, c: Command) -> Reply {
+        let d = self.core.request(who, Request::Command(c), self.at());
+        self.run(d)
+    }
+
+    fn act(&mut self, who: &Player, token: &str) -> Reply {
+        let d = self.core.request(
+            who,
+            Request::Act {
+                token: token.to_owned(),
+                ply: None,
+            },
+            self.at(),
+        );
+        self.run(d)
+    }
+
+    /// Plays `tokens`, each by the player to act.
+    fn play(&mut self, tokens: &str) {
+        for t in tokens.split_whitespace() {
+            let who = self.to_act();
+            self.act(&who, t).unwrap_or_else(|e| panic!("{t}: {e}"));
+        }
+    }
+
+    fn to_act(&self) -> Player {
+        match self.core.game().unwrap().position.turn() {
+            Color::White => self.white.clone(),
+            Color::Black => self.black.clone(),
+        }
+    }
+
+    fn start(&mut self) {
+        let w = self.white.clone();
+        self.cmd(&w, Command::Start).unwrap();
+    }
+
+    fn tick(&mut self) {
+        while let Some(d) = self.core.tick(self.at()) {
+            self.run(d).ok();
+        }
+    }
+
+    fn set_online(&mut self, ids: &[i64]) {
+        self.online = ids.iter().map(|&i| PlayerId(i)).collect();
+        let online = self.online.clone();
+        let events = self.core.presence(self.at(), |id| online.contains(&id));
+        self.events.extend(events);
+    }
+
+    fn remaining(&self) -> ByColor<Duration> {
+        self.core.game().unwrap().clocks.unwrap().remaining
+    }
+
+    fn count(&self, f: impl Fn(&TableEvent) -> bool) -> usize {
+        self.events.iter().filter(|e| f(e)).count()
+    }
+
+    fn result(&self) -> Option<GameResult> {
+        self.core.game().and_then(|g| g.result)
+    }
+}
+
+fn is_over(e: &TableEvent) -> bool {
+    matches!(e, TableEvent::GameOver { .. })
+}
+
+const S: fn(u64) -> Duration = Duration::from_secs;
+
+#[test]
+fn a_result_is_announced_only_once_stored_and_held_while_the_store_is_down() {
+    let mut h = Harness::timed(5, 0);
+    h.start();
+    h.play("e3 a5");
+    h.store_up = false;
+    let w = h.white.clone();
+    // The store refuses: the resignation is held, nothing is announced as over.
+    let reply = h.cmd(&w, Command::Resign).unwrap();
+    assert_eq!(reply.key, "result_held");
+    assert_eq!(h.count(is_over), 0);
+    assert_eq!(h.result(), None);
+    assert!(h.core.holds_result());
+    assert_eq!(h.count(|e| matches!(e, TableEvent::Interrupted)), 1);
+    // The game is over for everyone meanwhile.
+    let b = h.black.clone();
+    assert_eq!(h.act(&w, "b5").unwrap_err(), Refusal::ResultPending);
+    assert_eq!(
+        h.cmd(&b, Command::Draw).unwrap_err(),
+        Refusal::ResultPending
+    );
+    assert_eq!(
+        h.cmd(&b, Command::Start).unwrap_err(),
+        Refusal::ResultPending
+    );
+    assert!(h.core.game_view(h.now).unwrap().legal.is_empty());
+    // Still down: tried again, still held.
+    let c = h.core.retry_held(h.at()).unwrap();
+    h.run(Decision::Commit(c)).unwrap();
+    assert_eq!(h.count(is_over), 0);
+    // Back: stored, then announced.
+    h.store_up = true;
+    let c = h.core.retry_held(h.at()).unwrap();
+    h.run(Decision::Commit(c)).unwrap();
+    assert_eq!(h.count(is_over), 1);
+    assert_eq!(h.result(), Some(GameResult::resignation(Color::White)));
+    assert!(!h.core.holds_result() && !h.core.store_down());
+}
+
+#[test]
+fn an_outage_stops_the_clocks_and_play_resumes_with_them_as_they_were() {
+    let mut h = Harness::timed(1, 0);
+    h.start();
+    h.advance(S(10));
+    h.store_up = false;
+    let w = h.white.clone();
+    assert_eq!(h.act(&w, "e3").unwrap_err(), Refusal::StoreUnavailable);
+    // White acted after 10 s: that much is charged, and nothing while the store is down.
+    let before = h.remaining();
+    assert_eq!(before.white, S(50));
+    h.advance(S(300));
+    assert_eq!(
+        h.core.deadline(),
+        None,
+        "no flag while the clocks stand still"
+    );
+    h.tick();
+    assert_eq!(h.result(), None);
+    // Refused at once meanwhile; the position is unchanged.
+    assert_eq!(h.act(&w, "e3").unwrap_err(), Refusal::StoreUnavailable);
+    assert!(h.core.game().unwrap().actions.is_empty());
+    assert!(h.core.game_view(h.now).unwrap().paused);
+    // The store answers again: the clocks run from now, as they were.
+    h.store_up = true;
+    let events = h.core.store_back(h.at());
+    assert_eq!(events, vec![TableEvent::Resumed]);
+    assert_eq!(h.remaining(), before);
+    assert_eq!(h.core.deadline(), Some(h.now + S(50)));
+    h.advance(S(5));
+    h.act(&w, "e3").unwrap();
+    assert_eq!(h.remaining().white, S(45));
+}
+
+#[test]
+fn a_takeback_restores_both_clocks_and_mints_no_time() {
+    let mut h = Harness::timed(1, 60);
+    h.start();
+    let (w, b) = (h.white.clone(), h.black.clone());
+    for _ in 0..3 {
+        h.advance(S(7));
+        h.act(&w, "e3").unwrap();
+        h.advance(S(4));
+        h.cmd(&w, Command::Takeback).unwrap();
+        h.cmd(&b, Command::Accept).unwrap();
+        // Back to the start of white's turn: both clocks full, no increment kept.
+        assert_eq!(h.remaining().white, S(60));
+        assert_eq!(h.remaining().black, S(60));
+    }
+    // The limit.
+    h.act(&w, "e3").unwrap();
+    let after_e3 = h.remaining();
+    assert_eq!(after_e3.white, S(120));
+    assert_eq!(
+        h.cmd(&w, Command::Takeback).unwrap_err(),
+        Refusal::TakebackLimit { limit: TAKEBACKS }
+    );
+    assert_eq!(h.core.game().unwrap().takebacks.white, 3);
+    // A takeback after both played goes back to the clocks at the start of the turn.
+    h.advance(S(2));
+    h.act(&b, "a5").unwrap();
+    let after_a5 = h.remaining();
+    h.advance(S(3));
+    h.act(&w, "b5").unwrap();
+    h.advance(S(9));
+    h.cmd(&b, Command::Takeback).unwrap();
+    h.cmd(&w, Command::Accept).unwrap();
+    // Back to the start of black's turn: the clocks as they were after e3 (white's
+    // time for b5 and black's for a5 are not kept).
+    assert_eq!(h.core.game().unwrap().actions.len(), 1);
+    assert_eq!(h.remaining(), after_e3);
+    assert_ne!(h.remaining(), after_a5);
+}
+
+#[test]
+fn the_engine_grants_takebacks_within_the_limit() {
+    let mut h = Harness::new(TableOptions::default());
+    let (w, b) = (h.white.clone(), h.black.clone());
+    h.cmd(&b, Command::Leave).unwrap();
+    h.cmd(&w, Command::Bot { level: Some(3) }).unwrap();
+    h.start();
+    let turn = h.core.bot_turn();
+    assert_eq!(turn, None, "white to play");
+    for n in 1..=3 {
+        h.act(&w, "e3").unwrap();
+        let turn = h.core.bot_turn().expect("the engine's turn");
+        let d = h
+            .core
+            .bot_moved(turn.game, turn.ply, "a5".parse().unwrap(), h.at());
+        h.run(d).unwrap();
+        h.cmd(&w, Command::Takeback).unwrap();
+        assert_eq!(h.core.game().unwrap().actions.len(), 0);
+        assert_eq!(h.core.game().unwrap().takebacks.white, n);
+    }
+    h.act(&w, "e3").unwrap();
+    assert_eq!(
+        h.cmd(&w, Command::Takeback).unwrap_err(),
+        Refusal::TakebackLimit { limit: 3 }
+    );
+    // A stale engine move (for a position gone) is refused and changes nothing.
+    let d = h
+        .core
+        .bot_moved(GameId(1), 0, "a5".parse().unwrap(), h.at());
+    assert_eq!(h.run(d).unwrap_err(), Refusal::Stale);
+}
+
+#[test]
+fn a_game_starts_only_with_both_players_present_and_gone_players_lose_their_seat() {
+    let mut h = Harness::new(TableOptions::default());
+    let (w, b) = (h.white.clone(), h.black.clone());
+    h.set_online(&[1]);
+    assert_eq!(
+        h.cmd(&w, Command::Start).unwrap_err(),
+        Refusal::OpponentAway
+    );
+    // Black back: the game can start.
+    h.set_online(&[1, 2]);
+    h.start();
+    h.play("e3 a5");
+    h.cmd(&b, Command::Resign).unwrap();
+    // Black leaves without /leave: after the grace period the seat is free, so nobody
+    // can start a game against them.
+    h.set_online(&[1]);
+    h.advance(SEAT_GRACE - S(1));
+    h.tick();
+    assert!(h.core.seats().black.is_some());
+    assert_eq!(
+        h.cmd(&w, Command::Start).unwrap_err(),
+        Refusal::OpponentAway
+    );
+    h.advance(S(1));
+    h.tick();
+    assert!(h.core.seats().black.is_none());
+    assert!(h.core.seats().white.is_some());
+    assert_eq!(
+        h.cmd(&w, Command::Start).unwrap_err(),
+        Refusal::NeedTwoPlayers
+    );
+}
+
+#[test]
+fn the_opponent_of_a_player_gone_may_claim_after_the_grace_period() {
+    let mut h = Harness::timed(10, 5);
+    let grace = claim_grace(h.core.options());
+    assert_eq!(grace, S(40));
+    h.start();
+    h.play("e3 a5 b5 c6");
+    let w = h.white.clone();
+    h.set_online(&[1]);
+    assert_eq!(
+        h.cmd(&w, Command::Claim { draw: false }).unwrap_err(),
+        Refusal::CannotClaim { seconds: 40 }
+    );
+    h.advance(grace);
+    h.tick();
+    assert_eq!(h.count(|e| matches!(e, TableEvent::Claimable { .. })), 1);
+    assert_eq!(
+        h.core.game_view(h.now).unwrap().claimable,
+        Some(SeatColor::White)
+    );
+    // Black comes back: no claim any more.
+    h.set_online(&[1, 2]);
+    assert_eq!(h.core.game_view(h.now).unwrap().claimable, None);
+    assert!(h.cmd(&w, Command::Claim { draw: false }).is_err());
+    // Gone again, for long enough: white claims the win.
+    h.set_online(&[1]);
+    h.advance(grace);
+    h.tick();
+    assert_eq!(
+        h.cmd(&w, Command::Claim { draw: false }).unwrap().key,
+        "claimed"
+    );
+    let result = h.result().unwrap();
+    assert_eq!(result.winner, Some(Color::White));
+    assert_eq!(result.termination.name(), "abandoned");
+    assert_eq!(h.count(is_over), 1);
+}
+
+#[test]
+fn games_barely_begun_can_be_aborted_and_abandoned_ones_end() {
+    let mut h = Harness::new(TableOptions::default());
+    let (w, b) = (h.white.clone(), h.black.clone());
+    h.start();
+    h.play("e3 a5");
+    assert_eq!(
+        h.cmd(&h.guest.clone(), Command::Abort).unwrap_err(),
+        Refusal::NotSeated
+    );
+    h.cmd(&b, Command::Abort).unwrap();
+    assert!(h.core.game().is_none());
+    assert_eq!(h.count(|e| matches!(e, TableEvent::Aborted { .. })), 1);
+    // Too late once both made two actions.
+    h.start();
+    h.play("e3 a5 b5 c6");
+    assert_eq!(
+        h.cmd(&w, Command::Abort).unwrap_err(),
+        Refusal::AbortTooLate
+    );
+    // Both gone from an untimed game: adjudicated after the limit (no rings removed
+    // yet: a draw).
+    h.set_online(&[]);
+    h.advance(ABANDONED_AFTER - S(1));
+    h.tick();
+    assert_eq!(h.result(), None);
+    assert_eq!(h.core.status(), TableStatus::Playing);
+    h.advance(S(1));
+    h.tick();
+    let result = h.result().expect("adjudicated");
+    assert_eq!(result.winner, None);
+    assert_eq!(result.termination.name(), "abandoned");
+    assert_eq!(h.core.status(), TableStatus::Waiting);
+}
+
+#[test]
+fn only_the_seated_players_change_the_game_and_refusals_change_nothing() {
+    let mut h = Harness::timed(3, 2);
+    h.start();
+    h.play("e3");
+    let g = h.guest.clone();
+    let before = format!("{:?}", h.core.game_view(h.now));
+    for c in [
+        Command::Resign,
+        Command::Draw,
+        Command::Takeback,
+        Command::Accept,
+        Command::Decline,
+        Command::Abort,
+        Command::Claim { draw: true },
+        Command::Start,
+        Command::Leave,
+    ] {
+        assert_eq!(h.cmd(&g, c).unwrap_err(), Refusal::NotSeated);
+    }
+    assert_eq!(h.act(&g, "a5").unwrap_err(), Refusal::NotSeated);
+    let w = h.white.clone();
+    assert_eq!(h.act(&w, "a5").unwrap_err(), Refusal::NotYourTurn);
+    let b = h.black.clone();
+    assert!(matches!(
+        h.act(&b, "e3").unwrap_err(),
+        Refusal::IllegalAction { .. }
+    ));
+    assert!(matches!(
+        h.act(&b, "zz9").unwrap_err(),
+        Refusal::BadAction { .. }
+    ));
+    assert_eq!(format!("{:?}", h.core.game_view(h.now)), before);
+}
+
+#[test]
+fn a_flag_is_a_result_like_any_other() {
+    let mut h = Harness::timed(1, 0);
+    h.start();
+    h.advance(S(61));
+    h.store_up = false;
+    h.tick();
+    assert!(h.core.holds_result());
+    assert_eq!(h.count(is_over), 0);
+    h.store_up = true;
+    let c = h.core.retry_held(h.at()).unwrap();
+    h.run(Decision::Commit(c)).unwrap();
+    assert_eq!(h.result(), Some(GameResult::time(Color::White)));
+    assert_eq!(h.remaining().white, Duration::ZERO);
+}
+
+// ---- Any sequence of inputs keeps the invariants ----
+
+#[derive(Debug, Clone)]
+enum Op {
+    /// A command by white (0), black (1) or a spectator (2).
+    Cmd(usize, Command),
+    /// A legal action (by index) by a player.
+    Act(usize, usize),
+    /// A token that is not legal.
+    Junk(usize),
+    Advance(u64),
+    Online(bool, bool),
+    Store(bool),
+}
+
+fn commands() -> impl Strategy<Value = Command> {
+    prop_oneof![
+        Just(Command::Start),
+        Just(Command::Resign),
+        Just(Command::Draw),
+        Just(Command::Takeback),
+        Just(Command::Accept),
+        Just(Command::Decline),
+        Just(Command::Abort),
+        any::<bool>().prop_map(|draw| Command::Claim { draw }),
+        Just(Command::Leave),
+        Just(Command::Join { color: None }),
+        Just(Command::Option {
+            change: OptionChange::Time {
+                time: Some(TimeSetting {
+                    minutes: 1,
+                    increment: 3
+                })
+            }
+        }),
+    ]
+}
+
+fn ops() -> impl Strategy<Value = Op> {
+    prop_oneof![
+        4 => (0..3usize, commands()).prop_map(|(w, c)| Op::Cmd(w, c)),
+        12 => (0..3usize, 0..200usize).prop_map(|(w, i)| Op::Act(w, i)),
+        1 => (0..3usize).prop_map(Op::Junk),
+        3 => (0..200u64).prop_map(Op::Advance),
+        2 => (any::<bool>(), any::<bool>()).prop_map(|(a, b)| Op::Online(a, b)),
+        1 => any::<bool>().prop_map(Op::Store),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn any_sequence_of_inputs_keeps_the_invariants(ops in proptest::collection::vec(ops(), 1..120)) {
+        let mut h = Harness::timed(2, 3);
+        h.start();
+        let mut results: Vec<(GameId, GameResult)> = Vec::new();
+        for op in ops {
+            let who = |h: &Harness, i: usize| [&h.white, &h.black, &h.guest][i].clone();
+            let before = format!("{:?} {:?}", h.core.game_view(h.now), h.core.seats());
+            let events = h.events.len();
+            let mut by_guest = false;
+            let unseated = |h: &Harness, i: usize| h.core.seat_of(who(h, i).id).is_none();
+            match op {
+                Op::Cmd(i, c) => {
+                    by_guest = unseated(&h, i) && !matches!(c, Command::Join { .. });
+                    let p = who(&h, i);
+                    h.cmd(&p, c).ok();
+                }
+                Op::Act(i, k) => {
+                    by_guest = unseated(&h, i);
+                    let legal = h.core.game().filter(|g| g.is_running())
+                        .map(|g| g.position.legal_actions().to_vec()).unwrap_or_default();
+                    if let Some(a) = legal.get(k % legal.len().max(1)) {
+                        let p = who(&h, i);
+                        h.act(&p, &a.to_string()).ok();
+                    }
+                }
+                Op::Junk(i) => {
+                    let p = who(&h, i);
+                    prop_assert!(h.act(&p, "a1-a1").is_err());
+                    by_guest = unseated(&h, i);
+                }
+                Op::Advance(s) => {
+                    h.advance(S(s));
+                    h.tick();
+                }
+                Op::Online(w, b) => {
+                    let ids: Vec<i64> = [(w, 1), (b, 2)].iter().filter(|(o, _)| *o).map(|(_, i)| *i).chain([3]).collect();
+                    h.set_online(&ids);
+                }
+                Op::Store(up) => {
+                    h.store_up = up;
+                    if up {
+                        if let Some(c) = h.core.retry_held(h.at()) {
+                            h.run(Decision::Commit(c)).ok();
+                        } else {
+                            let e = h.core.store_back(h.at());
+                            h.events.extend(e);
+                        }
+                    }
+                }
+            }
+            if by_guest {
+                // Only the seated players change anything.
+                let after = format!("{:?} {:?}", h.core.game_view(h.now), h.core.seats());
+                prop_assert_eq!(before, after);
+                prop_assert_eq!(events, h.events.len());
+            }
+            if let Some(game) = h.core.game() {
+                // At most one result per game, and it never changes.
+                if let Some(r) = game.result {
+                    match results.iter().find(|(id, _)| *id == game.id) {
+                        Some((_, first)) => prop_assert_eq!(*first, r),
+                        None => results.push((game.id, r)),
+                    }
+                }
+                // No clock holds more than the start and the increments of the turns
+                // completed in the actions still on the board.
+                if let Some(c) = game.clocks {
+                    let counts = game.action_counts();
+                    for color in [Color::White, Color::Black] {
+                        let bound = c.initial + c.increment * counts[color] as u32;
+                        prop_assert!(c.remaining[color] <= bound, "{:?} {:?}", c, counts);
+                    }
+                }
+                prop_assert!(game.takebacks.white <= TAKEBACKS && game.takebacks.black <= TAKEBACKS);
+            }
+            // While the store is down nothing is announced as over.
+        }
+        let overs = h.count(is_over);
+        prop_assert_eq!(overs, results.len());
+    }
+}

@@ -1,0 +1,149 @@
+//! A table: two seats, spectators, a chat, options and a game.
+//!
+//! The decisions are in [`core`], a state machine with no I/O; one actor task per
+//! table (`actor.rs`) feeds it, commits what it says must be stored, and only then
+//! announces the resulting events (with a version) to everyone watching
+//! (`watchers.rs`); engine seats think in `bot.rs`. Every input reaches the actor
+//! through the table's [`TableHandle`].
+
+mod actor;
+mod bot;
+pub mod core;
+mod watchers;
+
+use std::sync::Arc;
+
+use tokio::sync::{Notify, mpsc, oneshot};
+use yinsh::Color;
+
+use self::actor::Input;
+use self::core::{Core, Now, Reply};
+pub use self::core::{Request, validate_options};
+pub use self::watchers::{BACKLOG_BYTES, BACKLOG_EVENTS};
+use crate::Ctx;
+use crate::protocol::{ServerMessage, Since, TableOptions, TableSummary};
+use crate::refusal::Refusal;
+use crate::store::{Player, StoredGame};
+use crate::vocab::TableId;
+
+/// A client connection as tables see it: where to send, and how to cut it off.
+#[derive(Debug, Clone)]
+pub struct Conn {
+    /// Unique per connection.
+    pub id: u64,
+    /// Who is connected.
+    pub player: Player,
+    /// The connection's outbox (serialised messages).
+    pub tx: mpsc::Sender<Arc<str>>,
+    /// Notified when the connection must be closed (it does not keep up).
+    pub kick: Arc<Notify>,
+}
+
+impl Conn {
+    /// Queues `text`; `false` when the outbox is full or gone (the connection is then
+    /// told to close: it does not read fast enough).
+    pub fn send(&self, text: Arc<str>) -> bool {
+        match self.tx.try_send(text) {
+            Ok(()) => true,
+            Err(_) => {
+                self.kick.notify_one();
+                false
+            }
+        }
+    }
+}
+
+/// The way to a table's actor. Cheap to clone.
+#[derive(Debug, Clone)]
+pub struct TableHandle {
+    /// The table id.
+    pub id: TableId,
+    tx: mpsc::Sender<Input>,
+}
+
+impl TableHandle {
+    /// Watches the table: the snapshot (or missed events) goes to `conn`, then every
+    /// event. Fails when the table has closed.
+    pub async fn open(&self, conn: Conn, since: Option<Since>) -> Result<(), Refusal> {
+        let (done, wait) = oneshot::channel();
+        self.send(Input::Open { conn, since, done })?;
+        wait.await.map_err(|_| self.gone())
+    }
+
+    /// Stops watching, and returns once the table will send `conn` nothing more (at
+    /// once when the table has closed).
+    pub async fn close(&self, conn: u64) {
+        let (done, wait) = oneshot::channel();
+        if self
+            .tx
+            .send(Input::Close {
+                conn,
+                done: Some(done),
+            })
+            .await
+            .is_ok()
+        {
+            let _ = wait.await;
+        }
+    }
+
+    /// Stops watching without waiting (a connection that ended).
+    pub fn forget(&self, conn: u64) {
+        let tx = self.tx.clone();
+        // Never lost to a full queue: wait for room in the background.
+        tokio::spawn(async move {
+            let _ = tx.send(Input::Close { conn, done: None }).await;
+        });
+    }
+
+    /// A request by `player`: the reply or the reason it was refused.
+    pub async fn request(&self, player: Player, request: Request) -> Reply {
+        let (reply, wait) = oneshot::channel();
+        self.send(Input::Request {
+            player,
+            request,
+            reply,
+        })?;
+        wait.await.map_err(|_| self.gone())?
+    }
+
+    fn send(&self, input: Input) -> Result<(), Refusal> {
+        self.tx.try_send(input).map_err(|e| match e {
+            mpsc::error::TrySendError::Full(_) => Refusal::Busy,
+            mpsc::error::TrySendError::Closed(_) => self.gone(),
+        })
+    }
+
+    fn gone(&self) -> Refusal {
+        Refusal::NoTable {
+            table: self.id.to_string(),
+        }
+    }
+}
+
+/// Starts a new table's actor.
+pub fn spawn(ctx: Ctx, id: TableId, options: TableOptions) -> (TableHandle, TableSummary) {
+    let core = Core::new(id, options, ctx.bots.is_some(), Now::present());
+    actor::start(ctx, core)
+}
+
+/// Restores the table of an unfinished stored game (see [`Core::restore`]).
+pub fn restore(ctx: Ctx, stored: &StoredGame) -> Result<(TableHandle, TableSummary), String> {
+    let core = Core::restore(stored, ctx.bots.is_some(), Now::present())?;
+    Ok(actor::start(ctx, core))
+}
+
+/// `white` or `black`.
+pub fn color_key(color: Color) -> &'static str {
+    match color {
+        Color::White => "white",
+        Color::Black => "black",
+    }
+}
+
+/// A message as sent on the wire.
+pub fn to_text(msg: &ServerMessage) -> Arc<str> {
+    serde_json::to_string(msg)
+        .expect("protocol messages always serialise")
+        .into()
+}
