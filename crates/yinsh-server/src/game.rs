@@ -243,15 +243,6 @@ impl Game {
         actors
     }
 
-    /// How many actions each player has played.
-    pub fn action_counts(&self) -> ByColor<usize> {
-        let mut counts = ByColor::<usize>::default();
-        for c in self.actors() {
-            counts[c] += 1;
-        }
-        counts
-    }
-
     /// The position after the first `n` actions.
     pub fn replay(&self, n: usize) -> Position {
         let mut pos = Position::with_rules(*self.position.rules());

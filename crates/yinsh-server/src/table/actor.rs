@@ -221,7 +221,7 @@ impl Actor {
             } => {
                 if self.waiting.is_empty() {
                     self.request(player, request, reply);
-                } else if self.waiting.len() >= super::actor::QUEUE {
+                } else if self.waiting.len() >= QUEUE {
                     let _ = reply.send(Err(Refusal::Busy));
                 } else {
                     self.waiting.push_back(Waiting::Request {
@@ -272,7 +272,7 @@ impl Actor {
                 if let Err(r) = &effects.reply {
                     if matches!(r, Refusal::Stale | Refusal::StoreUnavailable) {
                         // Asked again when the game lets it move.
-                        self.bots.forget();
+                        self.bots.stop();
                     } else {
                         let table = self.core.id();
                         tracing::error!(%table, "the engine's action {} was refused: {r}", m.action);

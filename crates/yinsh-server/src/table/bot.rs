@@ -116,13 +116,9 @@ impl Bots {
         });
     }
 
-    /// Forgets the position asked about, so that the next [`Bots::follow`] asks again
-    /// (the move was refused for a passing reason, such as a store outage).
-    pub(super) fn forget(&mut self) {
-        self.stop();
-    }
-
-    /// Stops the search under way, if any.
+    /// Stops the search under way, if any, and forgets the position asked about: the
+    /// next [`Bots::follow`] asks again (also after a move refused for a passing
+    /// reason, such as a store outage).
     pub(super) fn stop(&mut self) {
         if let Some((_, _, stop)) = self.asked.take() {
             stop.store(true, Ordering::Relaxed);

@@ -24,16 +24,10 @@ impl Core {
         now: Now,
         reply: Reply,
     ) -> Decision {
-        let game = self.game.as_mut().expect("a running game");
         if self.store_down {
-            game.stop_clocks(at);
-            game.draw_offer = None;
-            game.takeback_request = None;
-            self.held = Some(result);
-            self.claim_open = None;
-            let reply = reply.map(|_| Msg::new("result_held"));
-            return Decision::Done(Effects::reply(reply));
+            return Decision::Done(Effects::reply(self.hold(result, at, reply)));
         }
+        let game = self.game.as_ref().expect("a running game");
         let commit = Commit::Game {
             game: game.id,
             write: GameWrite::Result(stored_result(&result, now.wall_ms)),
@@ -125,18 +119,23 @@ impl Core {
             events.push(TableEvent::Interrupted);
         }
         let reply = match pending {
-            Pending::Result { result, at, reply } => {
-                let game = self.game.as_mut().expect("a running game");
-                game.stop_clocks(at);
-                game.draw_offer = None;
-                game.takeback_request = None;
-                self.held = Some(result);
-                self.claim_open = None;
-                reply.map(|_| Msg::new("result_held"))
-            }
+            Pending::Result { result, at, reply } => self.hold(result, at, reply),
             _ => Err(Refusal::StoreUnavailable),
         };
         Effects { events, reply }
+    }
+
+    /// Holds `result`, reached at `at`, until the store takes it: the game is over for
+    /// everyone (clocks stopped, offers gone), nothing is announced yet. The requester
+    /// is told so.
+    fn hold(&mut self, result: GameResult, at: Instant, reply: Reply) -> Reply {
+        let game = self.game.as_mut().expect("a running game");
+        game.stop_clocks(at);
+        game.draw_offer = None;
+        game.takeback_request = None;
+        self.held = Some(result);
+        self.claim_open = None;
+        reply.map(|_| Msg::new("result_held"))
     }
 
     pub(super) fn apply(&mut self, pending: Pending, id: Option<GameId>, now: Now) -> Effects {

@@ -124,7 +124,7 @@ pub fn bot_name(level: Level) -> String {
 /// What a player asks of a table.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Request {
-    /// A chat line (a command when it starts with `/`).
+    /// A chat line (the actor reads a line starting with `/` as the command it names).
     Chat(String),
     /// A command (a button).
     Command(Command),
@@ -481,12 +481,15 @@ impl Core {
         Some(view)
     }
 
+    /// Whether the running game may be aborted: neither player has made two actions.
+    /// The first ten actions are placements, one each in turn, so that is while at most
+    /// two actions have been played.
     pub(super) fn abortable(&self) -> bool {
-        let Some(game) = self.game.as_ref().filter(|g| g.is_running()) else {
-            return false;
-        };
-        let n = game.action_counts();
-        self.held.is_none() && n.white < 2 && n.black < 2
+        self.held.is_none()
+            && self
+                .game
+                .as_ref()
+                .is_some_and(|g| g.is_running() && g.actions.len() <= 2)
     }
 
     /// What the engine must think about now, if it is an engine's turn and its move

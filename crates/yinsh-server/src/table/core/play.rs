@@ -20,16 +20,7 @@ impl Core {
     /// A request by `player` at `now`.
     pub fn request(&mut self, player: &Player, request: Request, now: Now) -> Decision {
         match request {
-            Request::Chat(text) => {
-                if text.trim_start().starts_with('/') {
-                    match crate::command::parse(&text) {
-                        Ok(command) => self.command(player, command, now),
-                        Err(r) => Decision::refuse(r),
-                    }
-                } else {
-                    self.say(player, &text, now)
-                }
-            }
+            Request::Chat(text) => self.say(player, &text, now),
             Request::Command(command) => self.command(player, command, now),
             Request::Act { token, ply } => self.act(player, &token, ply, now),
         }

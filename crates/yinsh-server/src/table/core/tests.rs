@@ -599,7 +599,10 @@ proptest! {
                 // No clock holds more than the start and the increments of the turns
                 // completed in the actions still on the board.
                 if let Some(c) = game.clocks {
-                    let counts = game.action_counts();
+                    let mut counts = ByColor::<usize>::default();
+                    for c in game.actors() {
+                        counts[c] += 1;
+                    }
                     for color in [Color::White, Color::Black] {
                         let bound = c.initial + c.increment * counts[color] as u32;
                         prop_assert!(c.remaining[color] <= bound, "{:?} {:?}", c, counts);
