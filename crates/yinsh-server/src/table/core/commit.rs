@@ -79,9 +79,7 @@ impl Core {
             return Vec::new();
         }
         self.store_down = false;
-        if let Some(game) = self.game.as_mut() {
-            game.resume_clocks(now.at);
-        }
+        self.resume_clocks(now);
         vec![TableEvent::Resumed]
     }
 
@@ -96,9 +94,7 @@ impl Core {
                 if self.store_down {
                     self.store_down = false;
                     self.held = None;
-                    if let Some(game) = self.game.as_mut() {
-                        game.resume_clocks(now.at);
-                    }
+                    self.resume_clocks(now);
                     effects.events.insert(0, TableEvent::Resumed);
                 }
                 effects
@@ -123,6 +119,14 @@ impl Core {
             _ => Err(Refusal::StoreUnavailable),
         };
         Effects { events, reply }
+    }
+
+    /// Starts the clock of the player to act again after an outage, unless a restored
+    /// game still waits for them to come back.
+    pub(super) fn resume_clocks(&mut self, now: Now) {
+        if let Some(game) = self.game.as_mut().filter(|_| !self.awaiting_return) {
+            game.resume_clocks(now.at);
+        }
     }
 
     /// Holds `result`, reached at `at`, until the store takes it: the game is over for

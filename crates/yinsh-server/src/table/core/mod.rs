@@ -274,6 +274,9 @@ pub struct Core {
     /// When this core was made (a restored game already over on the board is ended
     /// from then).
     created: Instant,
+    /// A restored game whose clocks wait for the player to act to come back (the time
+    /// it takes to reconnect after a restart is nobody's).
+    awaiting_return: bool,
 }
 
 /// Something a table must do at a given time.
@@ -324,12 +327,14 @@ impl Core {
             in_flight: None,
             bots,
             created: now.at,
+            awaiting_return: false,
         }
     }
 
     /// The table of an unfinished stored game: its seats (nobody is connected yet),
     /// the game with its clocks as they were after the last stored action (the time
-    /// the server was down is nobody's), and its takebacks.
+    /// the server was down, and the time until the player to act is back, is nobody's),
+    /// and its takebacks.
     pub fn restore(stored: &StoredGame, bots: bool, now: Now) -> Result<Core, String> {
         let g = &stored.game;
         let seat = |r: &SeatRecord| match (r.player_id, r.bot) {
@@ -367,6 +372,12 @@ impl Core {
             game.push(action, after, clocks);
         }
         game.takebacks = stored.takebacks;
+        // Nobody is connected yet: the clocks stand until the player to act is back
+        // (at once when that is the engine).
+        let engine_to_act = matches!(seats[game.position.turn()], Some(Seat::Bot(_)));
+        if !engine_to_act {
+            game.stop_clocks(now.at);
+        }
         let away = ByColor {
             white: seats.white.as_ref().and_then(Seat::human).map(|_| now.at),
             black: seats.black.as_ref().and_then(Seat::human).map(|_| now.at),
@@ -375,6 +386,7 @@ impl Core {
         core.seats = seats;
         core.away = away;
         core.game = Some(game);
+        core.awaiting_return = !engine_to_act;
         Ok(core)
     }
 

@@ -9,6 +9,7 @@ use yinsh::{ByColor, Color};
 
 use super::*;
 use crate::protocol::{OptionChange, TableEvent, TimeSetting};
+use crate::store::StoredAction;
 
 fn player(id: i64, name: &str) -> Player {
     Player {
@@ -615,4 +616,60 @@ proptest! {
         let overs = h.count(is_over);
         prop_assert_eq!(overs, results.len());
     }
+}
+
+#[test]
+fn a_restored_game_charges_nobody_until_the_player_to_act_is_back() {
+    let options = TableOptions {
+        time: Some(TimeSetting {
+            minutes: 1,
+            increment: 0,
+        }),
+        ..TableOptions::default()
+    };
+    let seat = |id: i64, name: &str| SeatRecord {
+        player_id: Some(PlayerId(id)),
+        name: name.to_owned(),
+        bot: None,
+    };
+    let stored = StoredGame {
+        id: GameId(7),
+        game: NewGame {
+            table_id: "t1".to_owned(),
+            options,
+            white: seat(1, "W"),
+            black: seat(2, "B"),
+            started_at: 0,
+        },
+        actions: vec![StoredAction {
+            token: "e3".to_owned(),
+            white_ms: Some(50_000),
+            black_ms: Some(60_000),
+            at: 1,
+        }],
+        takebacks: ByColor { white: 1, black: 0 },
+        result: None,
+    };
+    let start = Instant::now();
+    let now = |s: u64| Now {
+        at: start + S(s),
+        wall_ms: 0,
+    };
+    let mut core = Core::restore(&stored, false, now(0)).unwrap();
+    assert_eq!(core.game().unwrap().takebacks.white, 1);
+    assert_eq!(
+        core.deadline().map(|d| d > start + S(60)),
+        Some(true),
+        "only the claim and abandonment timers"
+    );
+    // White comes back first: black, to act, is still away and not charged.
+    core.presence(now(20), |id| id == PlayerId(1));
+    let clocks = core.game().unwrap().clock_view(start + S(30)).unwrap();
+    assert_eq!((clocks.black_ms, clocks.running), (60_000, None));
+    // Black is back at 30 s: their clock runs from then.
+    core.presence(now(30), |_| true);
+    let clocks = core.game().unwrap().clock_view(start + S(40)).unwrap();
+    assert_eq!(clocks.black_ms, 50_000);
+    assert_eq!(clocks.white_ms, 50_000);
+    assert_eq!(core.deadline(), Some(start + S(90)));
 }

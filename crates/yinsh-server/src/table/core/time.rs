@@ -156,6 +156,15 @@ impl Core {
                 online: here,
             });
         }
+        if self.awaiting_return {
+            let back = self.game.as_ref().and_then(Game::to_act);
+            if back.is_some_and(|c| self.away[c].is_none()) {
+                self.awaiting_return = false;
+                if !self.store_down {
+                    self.resume_clocks(now);
+                }
+            }
+        }
         events
     }
 }
