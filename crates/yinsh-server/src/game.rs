@@ -12,6 +12,7 @@ use crate::protocol::{
     BoardView, ClockView, Frame, GameView, Pair, ResultView, SeatColor, StageName, TableOptions,
     VariantName,
 };
+use crate::store::StoredAction;
 use crate::vocab::GameId;
 
 /// The rules a table's options describe.
@@ -25,6 +26,48 @@ pub fn rules_of(options: &TableOptions) -> Rules {
         rules = rules.with_targets(h.white, h.black);
     }
     rules
+}
+
+/// One stored action as the rules library plays it, and the position after it.
+#[derive(Debug, Clone, Copy)]
+pub struct Replayed<'a> {
+    /// The action as stored (its token, clocks and time).
+    pub stored: &'a StoredAction,
+    /// The action.
+    pub action: Action,
+    /// The position after it.
+    pub after: Position,
+}
+
+/// Plays the stored `actions` of a game with `options` from the start; an unreadable
+/// or illegal action is an error naming it.
+///
+/// Games stored before rule E3 changed (an exhausted pool now ends the game at once)
+/// may end with a `pass` played after the game was over; the rules refuse it, so that
+/// last `pass` is left out, and the game reads as it ends under today's rules.
+pub fn replay_stored<'a>(
+    options: &TableOptions,
+    actions: &'a [StoredAction],
+) -> Result<Vec<Replayed<'a>>, String> {
+    let mut pos = Position::with_rules(rules_of(options));
+    let mut replayed = Vec::with_capacity(actions.len());
+    for (ply, stored) in actions.iter().enumerate() {
+        let action: Action = stored
+            .token
+            .parse()
+            .map_err(|e| format!("action {ply} '{}': {e}", stored.token))?;
+        if action == Action::Pass && pos.is_over() && ply + 1 == actions.len() {
+            break;
+        }
+        pos.play(action)
+            .map_err(|e| format!("action {ply} '{}': {e}", stored.token))?;
+        replayed.push(Replayed {
+            stored,
+            action,
+            after: pos,
+        });
+    }
+    Ok(replayed)
 }
 
 /// The time control of a table's options.
@@ -376,6 +419,52 @@ mod tests {
             g.position.play(a).unwrap();
             g.actions.push(a);
         }
+    }
+
+    fn stored(tokens: &[String]) -> Vec<StoredAction> {
+        tokens
+            .iter()
+            .map(|t| StoredAction {
+                token: t.clone(),
+                white_ms: None,
+                black_ms: None,
+                at: 0,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn stored_games_replay_and_an_old_trailing_pass_is_left_out() {
+        let options = TableOptions::default();
+        let mut rng = yinsh::random::SplitMix64::new(11);
+        let mut pos = Position::with_rules(rules_of(&options));
+        let mut tokens = Vec::new();
+        while let Some(a) = yinsh::random::random_action(&pos, &mut rng) {
+            pos.play(a).unwrap();
+            tokens.push(a.to_string());
+        }
+        let all = stored(&tokens);
+        let replayed = replay_stored(&options, &all).unwrap();
+        assert_eq!(replayed.len(), tokens.len());
+        assert_eq!(replayed.last().unwrap().after, pos);
+        // A pass stored after the end (the old reading of rule E3) is dropped...
+        let mut old = tokens.clone();
+        old.push("pass".to_owned());
+        let with_pass = stored(&old);
+        let replayed = replay_stored(&options, &with_pass).unwrap();
+        assert_eq!(replayed.len(), tokens.len());
+        assert!(replayed.last().unwrap().after.is_over());
+        // ...but nothing else is forgiven: an illegal or unreadable action is an error.
+        old.push("pass".to_owned());
+        assert!(replay_stored(&options, &stored(&old)).is_err());
+        let mut bad = tokens[..3].to_vec();
+        bad.push("pass".to_owned());
+        assert!(
+            replay_stored(&options, &stored(&bad))
+                .unwrap_err()
+                .contains("action 3 'pass'")
+        );
+        assert!(replay_stored(&options, &stored(&["zz9".to_owned()])).is_err());
     }
 
     #[test]

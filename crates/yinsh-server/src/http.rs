@@ -12,9 +12,9 @@ use axum::{Json, Router};
 use serde::Deserialize;
 use tower_http::services::{ServeDir, ServeFile};
 use yinsh::notation::record::{GameResult, Termination};
-use yinsh::{Action, ByColor, Color};
+use yinsh::{ByColor, Color};
 
-use crate::game::{frame, record_of, result_view};
+use crate::game::{Replayed, frame, record_of, replay_stored, result_view};
 use crate::i18n::Lang;
 use crate::protocol::{
     ArchiveEntry, ArchivePage, ArchivedAction, ArchivedGame, PlayerView, StageName,
@@ -456,10 +456,12 @@ async fn finished(app: &App, id: &str) -> Result<(StoredGame, GameResult), ApiEr
     }
 }
 
-fn record_text(game: &StoredGame, result: GameResult) -> Result<String, ApiError> {
-    let actions: Result<Vec<Action>, _> = game.actions.iter().map(|a| a.token.parse()).collect();
-    let actions = actions
-        .map_err(|_| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "unreadable stored game"))?;
+fn record_text(
+    game: &StoredGame,
+    replayed: &[Replayed],
+    result: GameResult,
+) -> Result<String, ApiError> {
+    let actions = replayed.iter().map(|r| r.action).collect();
     let names = ByColor {
         white: game.game.white.name.clone(),
         black: game.game.black.name.clone(),
@@ -481,25 +483,21 @@ async fn archived_game(
     Path(id): Path<String>,
 ) -> Result<Json<ArchivedGame>, ApiError> {
     let (game, result) = finished(&app, &id).await?;
-    let record = record_text(&game, result)?;
-    let entry = entry(&game, game.actions.len() as u32).ok_or_else(ApiError::not_found)?;
-    let moves = game
-        .actions
+    let replayed = replay_stored(&game.game.options, &game.actions).map_err(|_| unreadable())?;
+    let record = record_text(&game, &replayed, result)?;
+    let entry = entry(&game, replayed.len() as u32).ok_or_else(ApiError::not_found)?;
+    let moves = replayed
         .iter()
-        .map(|a| ArchivedAction {
-            action: a.token.clone(),
-            white_ms: a.white_ms,
-            black_ms: a.black_ms,
-            at: a.at,
+        .map(|r| ArchivedAction {
+            action: r.stored.token.clone(),
+            white_ms: r.stored.white_ms,
+            black_ms: r.stored.black_ms,
+            at: r.stored.at,
         })
         .collect();
-    let mut pos = yinsh::Position::with_rules(crate::game::rules_of(&game.game.options));
-    let mut frames = vec![frame(&pos, false)];
-    for a in &game.actions {
-        let action: Action = a.token.parse().map_err(|_| unreadable())?;
-        pos.play(action).map_err(|_| unreadable())?;
-        frames.push(frame(&pos, false));
-    }
+    let start = yinsh::Position::with_rules(crate::game::rules_of(&game.game.options));
+    let mut frames = vec![frame(&start, false)];
+    frames.extend(replayed.iter().map(|r| frame(&r.after, false)));
     if let Some(last) = frames.last_mut() {
         last.stage = StageName::Over;
     }
@@ -513,7 +511,8 @@ async fn archived_game(
 
 async fn record(State(app): State<App>, Path(id): Path<String>) -> Result<Response, ApiError> {
     let (game, result) = finished(&app, &id).await?;
-    let text = record_text(&game, result)?;
+    let replayed = replay_stored(&game.game.options, &game.actions).map_err(|_| unreadable())?;
+    let text = record_text(&game, &replayed, result)?;
     Ok((
         [
             (CONTENT_TYPE, "text/plain; charset=utf-8".to_owned()),

@@ -323,6 +323,101 @@ async fn postgres_restart_restores_games() {
     restart(&url).await;
 }
 
+/// A whole random game, to its end at the board: its tokens and its result.
+fn random_game(seed: u64) -> (Vec<String>, yinsh::notation::record::GameResult) {
+    let mut rng = yinsh::random::SplitMix64::new(seed);
+    let mut pos = yinsh::Position::new();
+    let mut tokens = Vec::new();
+    while let Some(a) = yinsh::random::random_action(&pos, &mut rng) {
+        pos.play(a).unwrap();
+        tokens.push(a.to_string());
+    }
+    (tokens, pos.outcome().unwrap().into())
+}
+
+/// Stores a game of `tokens` between two guests at table `table`.
+async fn store_game(
+    store: &Arc<dyn Store>,
+    table: &str,
+    tokens: &[String],
+) -> yinsh_server::vocab::GameId {
+    let white = store
+        .create_guest(&format!("{table}-w"), &format!("{table}W"))
+        .await;
+    let black = store
+        .create_guest(&format!("{table}-b"), &format!("{table}B"))
+        .await;
+    let (white, black) = (white.unwrap(), black.unwrap());
+    let new = NewGame {
+        table_id: table.to_owned(),
+        options: TableOptions::default(),
+        white: seat(Some(white.id), &white.name, None),
+        black: seat(Some(black.id), &black.name, None),
+        started_at: 1_000,
+    };
+    let id = store.create_game(&new).await.unwrap();
+    for (ply, t) in tokens.iter().enumerate() {
+        let write = append(ply as u32, action(t, 2_000 + ply as i64));
+        store.write_game(id, &write, true).await.unwrap();
+    }
+    id
+}
+
+/// Games stored before rule E3 changed may end with a `pass` after the last marker,
+/// which today's rules refuse: they still read, in the archive and at their table.
+#[tokio::test]
+async fn games_stored_with_the_old_last_pass_still_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}?mode=rwc", dir.path().join("old.db").display());
+    let store = yinsh_server::store::open(&url).await.unwrap();
+    let (tokens, end) = random_game(3);
+    let mut old = tokens.clone();
+    old.push("pass".to_owned());
+    // A finished game in the archive...
+    let finished = store_game(&store, "old1", &old).await;
+    let result = StoredResult {
+        winner: end.winner.map(|c| {
+            if c == yinsh::Color::White {
+                "white"
+            } else {
+                "black"
+            }
+            .to_owned()
+        }),
+        termination: end.termination.name().to_owned(),
+        finished_at: 9_000,
+    };
+    let write = GameWrite::Result(result);
+    store.write_game(finished, &write, true).await.unwrap();
+    // ...and one whose result was never written (a crash right after the pass).
+    let unfinished = store_game(&store, "old2", &old).await;
+
+    let server = TestServer::with_store(store.clone(), crate::common::fast_config()).await;
+    let (status, body) = server.get(&format!("/api/archive/{}", finished.0)).await;
+    assert_eq!(status, 200, "{body}");
+    let full: yinsh_server::protocol::ArchivedGame = serde_json::from_str(&body).unwrap();
+    assert_eq!(full.moves.len(), tokens.len(), "the last pass is left out");
+    assert_eq!(full.frames.len(), tokens.len() + 1);
+    assert_eq!(full.entry.actions as usize, tokens.len());
+    let record = yinsh::notation::record::Record::parse(&full.record).expect("a record");
+    assert!(record.replay().unwrap().is_over());
+    let (status, _) = server
+        .get(&format!("/api/archive/{}/record", finished.0))
+        .await;
+    assert_eq!(status, 200);
+
+    // The unfinished one is restored over at the board; its result is stored, then
+    // announced to whoever watches.
+    let mut watcher = server.client().await;
+    let view = watcher.open("old2").await;
+    assert_eq!(view.game.unwrap().moves.len(), tokens.len());
+    watcher
+        .event(|e| matches!(e, yinsh_server::protocol::TableEvent::GameOver { .. }).then_some(()))
+        .await;
+    let stored = store.game(unfinished).await.unwrap().unwrap();
+    assert!(stored.result.is_some(), "the result is stored");
+}
+
 // ---- Unique guest names ----
 
 /// Guests' names are unique in the store, ignoring case: a taken name is a conflict,

@@ -182,7 +182,7 @@ impl Actor {
             (true, since) => since,
             (false, _) => None,
         };
-        if !self.core.store_down() {
+        if !self.core.store_down() && !self.core.holds_result() {
             self.probe_at = None;
         } else if self.probe_at.is_none() {
             self.probe_at = Some(Instant::now() + PROBE_EVERY);

@@ -24,7 +24,7 @@ use yinsh::notation::record::GameResult;
 use yinsh::{Action, ByColor, Color, Position};
 
 use super::color_key;
-use crate::game::{Clocks, Game, rules_of};
+use crate::game::{Clocks, Game, replay_stored, rules_of};
 use crate::i18n::Msg;
 use crate::protocol::{
     ChatLine, Command, GameView, Pair, PlayerView, SeatColor, TableEvent, TableOptions, TableStatus,
@@ -351,17 +351,9 @@ impl Core {
             black: Some(seat(&g.black)?),
         };
         let mut game = Game::new(stored.id, g.options.clone(), g.started_at, now.at);
-        for (ply, a) in stored.actions.iter().enumerate() {
-            let action: Action = a
-                .token
-                .parse()
-                .map_err(|e| format!("action {ply} '{}': {e}", a.token))?;
-            let mut after = game.position;
-            after
-                .play(action)
-                .map_err(|e| format!("action {ply} '{}': {e}", a.token))?;
+        for r in replay_stored(&g.options, &stored.actions)? {
             let clocks = game.clocks.map(|mut c| {
-                if let (Some(w), Some(b)) = (a.white_ms, a.black_ms) {
+                if let (Some(w), Some(b)) = (r.stored.white_ms, r.stored.black_ms) {
                     c.remaining = ByColor {
                         white: Duration::from_millis(w),
                         black: Duration::from_millis(b),
@@ -369,7 +361,7 @@ impl Core {
                 }
                 c
             });
-            game.push(action, after, clocks);
+            game.push(r.action, r.after, clocks);
         }
         game.takebacks = stored.takebacks;
         // Nobody is connected yet: the clocks stand until the player to act is back
@@ -382,11 +374,19 @@ impl Core {
             white: seats.white.as_ref().and_then(Seat::human).map(|_| now.at),
             black: seats.black.as_ref().and_then(Seat::human).map(|_| now.at),
         };
+        // A game over at the board whose result was never stored (a crash between the
+        // two, or an old record whose last pass was dropped): its result is held, to be
+        // stored and announced at once.
+        let ended: Option<GameResult> = game.position.outcome().map(Into::into);
+        if ended.is_some() {
+            game.stop_clocks(now.at);
+        }
         let mut core = Core::new(g.table_id.as_str().into(), g.options.clone(), bots, now);
         core.seats = seats;
         core.away = away;
         core.game = Some(game);
         core.awaiting_return = !engine_to_act;
+        core.held = ended;
         Ok(core)
     }
 

@@ -618,38 +618,85 @@ proptest! {
     }
 }
 
-#[test]
-fn a_restored_game_charges_nobody_until_the_player_to_act_is_back() {
-    let options = TableOptions {
-        time: Some(TimeSetting {
-            minutes: 1,
-            increment: 0,
-        }),
-        ..TableOptions::default()
-    };
+/// A stored, unfinished 1-minute game between players 1 and 2 with `actions`.
+fn stored_game(actions: Vec<StoredAction>) -> StoredGame {
     let seat = |id: i64, name: &str| SeatRecord {
         player_id: Some(PlayerId(id)),
         name: name.to_owned(),
         bot: None,
     };
-    let stored = StoredGame {
+    StoredGame {
         id: GameId(7),
         game: NewGame {
             table_id: "t1".to_owned(),
-            options,
+            options: TableOptions {
+                time: Some(TimeSetting {
+                    minutes: 1,
+                    increment: 0,
+                }),
+                ..TableOptions::default()
+            },
             white: seat(1, "W"),
             black: seat(2, "B"),
             started_at: 0,
         },
-        actions: vec![StoredAction {
-            token: "e3".to_owned(),
-            white_ms: Some(50_000),
-            black_ms: Some(60_000),
-            at: 1,
-        }],
+        actions,
         takebacks: ByColor { white: 1, black: 0 },
         result: None,
+    }
+}
+
+#[test]
+fn a_restored_game_over_at_the_board_stores_its_result_then_announces_it() {
+    // A crash between the last action and its result (or an old record whose
+    // superfluous last pass is left out): the game is over, its result held.
+    let mut rng = yinsh::random::SplitMix64::new(5);
+    let mut pos = yinsh::Position::new();
+    let mut actions = Vec::new();
+    while let Some(a) = yinsh::random::random_action(&pos, &mut rng) {
+        pos.play(a).unwrap();
+        actions.push(StoredAction {
+            token: a.to_string(),
+            white_ms: Some(30_000),
+            black_ms: Some(30_000),
+            at: 1,
+        });
+    }
+    let expected: GameResult = pos.outcome().unwrap().into();
+    let start = Instant::now();
+    let now = Now {
+        at: start,
+        wall_ms: 5,
     };
+    let mut core = Core::restore(&stored_game(actions), false, now).unwrap();
+    assert!(core.holds_result() && !core.store_down());
+    assert!(core.game_view(start).unwrap().legal.is_empty());
+    let Some(Commit::Game {
+        write: GameWrite::Result(stored),
+        ..
+    }) = core.retry_held(now)
+    else {
+        panic!("the held result is written");
+    };
+    assert_eq!(stored.termination, expected.termination.name());
+    let effects = core.committed(Committed::Stored(None), now);
+    assert!(
+        matches!(effects.events[..], [TableEvent::GameOver { .. }]),
+        "{:?}",
+        effects.events
+    );
+    assert!(!core.holds_result() && !core.running());
+    assert_eq!(core.game().unwrap().result, Some(expected));
+}
+
+#[test]
+fn a_restored_game_charges_nobody_until_the_player_to_act_is_back() {
+    let stored = stored_game(vec![StoredAction {
+        token: "e3".to_owned(),
+        white_ms: Some(50_000),
+        black_ms: Some(60_000),
+        at: 1,
+    }]);
     let start = Instant::now();
     let now = |s: u64| Now {
         at: start + S(s),
