@@ -10,18 +10,38 @@ use serde_json::{Value, json};
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 
+/// The URL of the SQLite database file `db`.
+fn sqlite(db: &std::path::Path) -> String {
+    format!("sqlite://{}?mode=rwc", db.display())
+}
+
+/// A running `yinsh serve`, killed when dropped (a failing test leaves none behind).
+struct Server(Child);
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
 /// Starts `yinsh serve` on a free port over `db`; the child and its address.
-fn serve(db: &std::path::Path) -> (Child, String) {
-    serve_with(db, &["--no-bots"])
+fn serve(db: &std::path::Path) -> (Server, String) {
+    serve_on(&sqlite(db), &["--no-bots"])
 }
 
 /// Starts `yinsh serve` over `db` with `extra` arguments.
-fn serve_with(db: &std::path::Path, extra: &[&str]) -> (Child, String) {
+fn serve_with(db: &std::path::Path, extra: &[&str]) -> (Server, String) {
+    serve_on(&sqlite(db), extra)
+}
+
+/// Starts `yinsh serve` over the database at `url` with `extra` arguments.
+fn serve_on(url: &str, extra: &[&str]) -> (Server, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_yinsh"))
         .args(["serve", "--bind", "127.0.0.1:0"])
         .args(extra)
         .arg("--database-url")
-        .arg(format!("sqlite://{}?mode=rwc", db.display()))
+        .arg(url)
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
         .spawn()
@@ -36,7 +56,28 @@ fn serve_with(db: &std::path::Path, extra: &[&str]) -> (Child, String) {
         .and_then(|rest| rest.split_whitespace().next())
         .unwrap_or_else(|| panic!("no address in {line:?}"))
         .to_owned();
-    (child, addr)
+    (Server(child), addr)
+}
+
+/// Kills `server` with SIGKILL: no chance to flush or say goodbye.
+fn kill(server: &mut Server) {
+    server.0.kill().unwrap();
+    server.0.wait().unwrap();
+}
+
+/// The body of `GET path` from the server at `addr`.
+fn get(addr: &str, path: &str) -> Value {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(addr).unwrap();
+    write!(stream, "GET {path} HTTP/1.0\r\nHost: {addr}\r\n\r\n").unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    let (head, body) = response.split_once("\r\n\r\n").unwrap();
+    assert!(
+        head.starts_with("HTTP/1.0 200") || head.starts_with("HTTP/1.1 200"),
+        "{head}"
+    );
+    serde_json::from_str(body).unwrap()
 }
 
 type Ws =
@@ -46,6 +87,8 @@ struct Player {
     ws: Ws,
     cookie: String,
     last: Option<Value>,
+    /// The events received and not yet waited for.
+    events: Vec<Value>,
 }
 
 impl Player {
@@ -70,11 +113,19 @@ impl Player {
             ws,
             cookie,
             last: None,
+            events: Vec::new(),
         }
     }
 
-    /// Sends `msg` and waits for the reply or error with its id.
-    async fn call(&mut self, id: u64, mut msg: Value) -> Value {
+    /// Sends `msg` and waits for the reply with its id (an error fails the test).
+    async fn call(&mut self, id: u64, msg: Value) -> Value {
+        let v = self.answer(id, msg.clone()).await;
+        assert_eq!(v["type"], "reply", "{msg} was refused: {v}");
+        v
+    }
+
+    /// Sends `msg` and waits for the reply or error with its id; that answer.
+    async fn answer(&mut self, id: u64, mut msg: Value) -> Value {
         msg["id"] = json!(id);
         self.ws
             .send(Message::Text(msg.to_string().into()))
@@ -83,16 +134,28 @@ impl Player {
         loop {
             let v = self.next().await;
             if v["id"] == json!(id) {
-                assert_eq!(v["type"], "reply", "{msg} was refused: {v}");
                 return v;
             }
         }
     }
 
+    /// The first event of `kind` received and not waited for yet, waiting for it if
+    /// need be.
+    async fn until_event(&mut self, kind: &str) -> Value {
+        loop {
+            if let Some(i) = self.events.iter().position(|e| e["event"]["kind"] == kind) {
+                return self.events.remove(i);
+            }
+            self.next().await;
+        }
+    }
+
     /// The next message, noting the game it carries.
     async fn next(&mut self) -> Value {
+        // Pings do not count: a message must come within the time.
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
         loop {
-            let frame = tokio::time::timeout(Duration::from_secs(20), self.ws.next())
+            let frame = tokio::time::timeout_at(deadline, self.ws.next())
                 .await
                 .expect("a message in time")
                 .expect("the connection is open")
@@ -104,6 +167,9 @@ impl Player {
             }
             if let Some(game) = v.pointer("/table/game").filter(|g| g.is_object()) {
                 self.last = Some(game.clone());
+            }
+            if v["type"] == "event" {
+                self.events.push(v.clone());
             }
             return v;
         }
@@ -124,6 +190,134 @@ impl Player {
 
 fn act(table: &str, token: &str) -> Value {
     json!({"type": "act", "table": table, "action": token})
+}
+
+fn chat(table: &str, text: &str) -> Value {
+    json!({"type": "chat", "table": table, "text": text})
+}
+
+/// Two new guests at a new logged table with a `minutes`+`increment` clock, seated and
+/// started: the table, white and black.
+async fn started(addr: &str, minutes: u32, increment: u32) -> (String, Player, Player) {
+    let mut white = Player::connect(addr, None).await;
+    let mut black = Player::connect(addr, None).await;
+    let time = json!({"minutes": minutes, "increment": increment});
+    let options = json!({"variant": "standard", "log": true, "time": time});
+    let created = white
+        .call(1, json!({"type": "create_table", "options": options}))
+        .await;
+    let table = created["table"].as_str().unwrap().to_owned();
+    white.call(2, json!({"type": "open", "table": table})).await;
+    black.call(2, json!({"type": "open", "table": table})).await;
+    white.call(3, chat(&table, "/join white")).await;
+    black.call(3, chat(&table, "/join black")).await;
+    white.call(4, chat(&table, "/start")).await;
+    (table, white, black)
+}
+
+/// The finished games of the archive at `addr`.
+fn archived(addr: &str) -> Vec<Value> {
+    get(addr, "/api/archive")["games"]
+        .as_array()
+        .unwrap()
+        .clone()
+}
+
+#[tokio::test]
+async fn a_takeback_and_a_result_survive_a_kill() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("yinsh.db");
+    let (mut server, addr) = serve(&db);
+    let (table, mut white, mut black) = started(&addr, 5, 10).await;
+    white.call(10, act(&table, "e3")).await;
+    black.call(10, act(&table, "a5")).await;
+    let kept = white.until_moves(2).await["clocks"].clone();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    white.call(11, act(&table, "b5")).await;
+    white.call(12, chat(&table, "/takeback")).await;
+    black.call(12, chat(&table, "/accept")).await;
+    white.until_event("took_back").await;
+    let undone = white.last.clone().unwrap();
+    assert_eq!(undone["moves"], json!(["e3", "a5"]));
+    assert_eq!(undone["takebacks"]["white"], 1);
+    // Back to the start of white's turn, its increment and thinking time undone.
+    assert_eq!(undone["clocks"]["white_ms"], kept["white_ms"]);
+    assert_eq!(undone["clocks"]["black_ms"], kept["black_ms"]);
+
+    kill(&mut server);
+    let (mut server, addr) = serve(&db);
+    let mut white = Player::connect(&addr, Some(&white.cookie)).await;
+    white.call(1, json!({"type": "open", "table": table})).await;
+    let after = white.last.clone().expect("the game is back");
+    assert_eq!(after["moves"], json!(["e3", "a5"]), "the takeback was kept");
+    assert_eq!(after["takebacks"]["white"], 1);
+    assert_eq!(after["clocks"]["black_ms"], kept["black_ms"]);
+    let w = after["clocks"]["white_ms"].as_u64().unwrap();
+    let k = kept["white_ms"].as_u64().unwrap();
+    assert!(w <= k && w + 400 > k, "white had {k} ms, now {w} ms");
+
+    // A result announced is a result stored: killed right after game_over, the game
+    // is in the archive.
+    let mut black = Player::connect(&addr, Some(&black.cookie)).await;
+    black.call(1, json!({"type": "open", "table": table})).await;
+    black.call(2, chat(&table, "/resign")).await;
+    let over = white.until_event("game_over").await;
+    kill(&mut server);
+    assert_eq!(over["event"]["result"]["termination"], "resignation");
+    let (mut server, addr) = serve(&db);
+    let games = archived(&addr);
+    assert_eq!(games.len(), 1, "{games:?}");
+    assert_eq!(games[0]["result"]["termination"], "resignation");
+    assert_eq!(games[0]["actions"], 2);
+    kill(&mut server);
+}
+
+#[tokio::test]
+async fn a_result_held_in_an_outage_is_not_lost_or_invented_by_a_kill() {
+    let Some(pg) = yinsh_server::testkit::OwnPostgres::start("held result test") else {
+        return;
+    };
+    let (mut server, addr) = serve_on(&pg.url, &["--no-bots"]);
+    let (table, mut white, mut black) = started(&addr, 2, 0).await;
+    white.call(10, act(&table, "e3")).await;
+    black.call(10, act(&table, "a5")).await;
+
+    pg.pause();
+    let refused = white.answer(11, act(&table, "b5")).await;
+    assert_eq!(refused["code"], "store_unavailable", "{refused}");
+    let stopped = white.until_event("interrupted").await["game"]["clocks"].clone();
+    let held = black.call(11, chat(&table, "/resign")).await;
+    assert_eq!(held["key"], "result_held");
+    // Killed while the result waits for the database: it was never announced, so the
+    // game comes back unfinished, and nobody's clock paid for the outage.
+    kill(&mut server);
+    pg.resume();
+    let (mut server, addr) = serve_on(&pg.url, &["--no-bots"]);
+    assert!(archived(&addr).is_empty(), "a result nobody was told of");
+    let mut white = Player::connect(&addr, Some(&white.cookie)).await;
+    let mut black = Player::connect(&addr, Some(&black.cookie)).await;
+    white.call(1, json!({"type": "open", "table": table})).await;
+    black.call(1, json!({"type": "open", "table": table})).await;
+    let back = black.last.clone().unwrap();
+    assert_eq!(back["moves"], json!(["e3", "a5"]));
+    assert!(back["result"].is_null(), "{back}");
+    assert_eq!(back["clocks"]["black_ms"], stopped["black_ms"]);
+    // White's clock is back at the start of the turn (as after any restart), at most
+    // as full as it was then and not below where the outage stopped it.
+    let w = back["clocks"]["white_ms"].as_u64().unwrap();
+    let s = stopped["white_ms"].as_u64().unwrap();
+    assert!(s <= w && w <= 120_000, "white had {s} ms, now {w} ms");
+    // Play goes on; a resignation now is stored and announced, and outlives a kill.
+    white.call(2, act(&table, "b5")).await;
+    black.call(2, chat(&table, "/resign")).await;
+    white.until_event("game_over").await;
+    kill(&mut server);
+    let (mut server, addr) = serve_on(&pg.url, &["--no-bots"]);
+    let games = archived(&addr);
+    assert_eq!(games.len(), 1, "{games:?}");
+    assert_eq!(games[0]["result"]["winner"], "white");
+    assert_eq!(games[0]["actions"], 3);
+    kill(&mut server);
 }
 
 #[tokio::test]
@@ -168,9 +362,7 @@ async fn a_killed_server_restarts_with_every_accepted_action_and_fair_clocks() {
     let before = black.last.clone().unwrap();
     assert_eq!(before["moves"], json!(tokens));
 
-    // Killed at once: no chance to flush or say goodbye.
-    server.kill().unwrap();
-    server.wait().unwrap();
+    kill(&mut server);
     tokio::time::sleep(Duration::from_millis(500)).await;
     let (mut server, addr) = serve(&db);
 
@@ -201,8 +393,7 @@ async fn a_killed_server_restarts_with_every_accepted_action_and_fair_clocks() {
             .len(),
         6
     );
-    server.kill().unwrap();
-    server.wait().unwrap();
+    kill(&mut server);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -223,8 +414,7 @@ async fn a_server_killed_under_load_keeps_every_acknowledged_action() {
     let load = tokio::spawn(run(config, |_| {}));
     // Killed in the middle of it all.
     tokio::time::sleep(Duration::from_millis(2500)).await;
-    server.kill().unwrap();
-    server.wait().unwrap();
+    kill(&mut server);
     let report = load.await.unwrap().expect("the load generator finishes");
     assert!(
         report.actions > 100,
@@ -265,8 +455,7 @@ async fn a_server_killed_under_load_keeps_every_acknowledged_action() {
     let view = watcher.last.clone().expect("the table shows its game");
     let tokens: Vec<Value> = game.actions.iter().map(|a| json!(a.token)).collect();
     assert_eq!(view["moves"], Value::Array(tokens));
-    server.kill().unwrap();
-    server.wait().unwrap();
+    kill(&mut server);
 }
 
 #[tokio::test]
@@ -306,6 +495,5 @@ async fn an_engine_program_plays_the_engine_seats() {
         human.call(10 + placed as u64, act(&table, &mine)).await;
     }
     human.until_moves(7).await;
-    server.kill().unwrap();
-    server.wait().unwrap();
+    kill(&mut server);
 }

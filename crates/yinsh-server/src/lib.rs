@@ -28,6 +28,8 @@ pub mod refusal;
 pub mod session;
 pub mod store;
 pub mod table;
+#[cfg(feature = "testkit")]
+pub mod testkit;
 pub mod vocab;
 mod ws;
 

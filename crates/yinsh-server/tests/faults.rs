@@ -7,6 +7,7 @@ use futures_util::future::join_all;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use yinsh_server::Config;
 use yinsh_server::protocol::{Request, ServerMessage, Since, TableEvent, TableOptions};
+use yinsh_server::testkit::OwnPostgres;
 
 use crate::common::{Client, TestServer, fast_config, seated_pair};
 
@@ -178,64 +179,9 @@ async fn hundreds_of_clients_reconnect_at_once() {
     }
 }
 
-/// A PostgreSQL cluster of this test's own (it is stopped and started), if the test
-/// command provides PostgreSQL.
-struct OwnPostgres {
-    url: String,
-    dir: String,
-}
-
-impl OwnPostgres {
-    fn script() -> String {
-        format!("{}/../../scripts/postgres", env!("CARGO_MANIFEST_DIR"))
-    }
-
-    fn start() -> Option<OwnPostgres> {
-        if std::env::var("YINSH_TEST_POSTGRES_URL").is_err() {
-            assert!(
-                std::env::var("YINSH_REQUIRE_POSTGRES").is_err(),
-                "YINSH_REQUIRE_POSTGRES is set but YINSH_TEST_POSTGRES_URL is not"
-            );
-            eprintln!("database outage test skipped: no PostgreSQL from the test command");
-            return None;
-        }
-        let out = std::process::Command::new(OwnPostgres::script())
-            .arg("start")
-            .output()
-            .expect("scripts/postgres runs");
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let text = String::from_utf8(out.stdout).unwrap();
-        let mut lines = text.lines();
-        Some(OwnPostgres {
-            url: lines.next().unwrap().to_owned(),
-            dir: lines.next().unwrap().to_owned(),
-        })
-    }
-
-    fn run(&self, what: &str) {
-        let status = std::process::Command::new(OwnPostgres::script())
-            .args([what, &self.dir])
-            .status()
-            .unwrap();
-        assert!(status.success(), "scripts/postgres {what}");
-    }
-}
-
-impl Drop for OwnPostgres {
-    fn drop(&mut self) {
-        let _ = std::process::Command::new(OwnPostgres::script())
-            .args(["stop", &self.dir])
-            .status();
-    }
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_database_outage_refuses_actions_and_play_resumes_after_it() {
-    let Some(pg) = OwnPostgres::start() else {
+    let Some(pg) = OwnPostgres::start("database outage test") else {
         return;
     };
     let server = TestServer::on(&pg.url, fast_config()).await;
@@ -246,7 +192,7 @@ async fn a_database_outage_refuses_actions_and_play_resumes_after_it() {
     let before = black.game_after(2).await;
     let version = black.events.last().unwrap().0;
 
-    pg.run("pause");
+    pg.pause();
     // Refused with a clear reason, never acknowledged, nothing announced.
     let refused = white.act(&table, "b5").await.unwrap_err();
     assert_eq!(refused.0, "store_unavailable", "{}", refused.1);
@@ -270,7 +216,7 @@ async fn a_database_outage_refuses_actions_and_play_resumes_after_it() {
     let (status, _) = server.get("/api/health").await;
     assert_eq!(status, 503, "health reports the outage");
 
-    pg.run("resume");
+    pg.resume();
     // Play resumes where it stopped (the pool reconnects).
     let mut played = white.act(&table, "b5").await;
     let deadline = Instant::now() + Duration::from_secs(20);
@@ -291,7 +237,7 @@ async fn a_database_outage_refuses_actions_and_play_resumes_after_it() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_outage_stops_the_clocks_and_holds_results_until_they_are_stored() {
-    let Some(pg) = OwnPostgres::start() else {
+    let Some(pg) = OwnPostgres::start("database outage test") else {
         return;
     };
     let server = TestServer::on(&pg.url, fast_config()).await;
@@ -308,7 +254,7 @@ async fn an_outage_stops_the_clocks_and_holds_results_until_they_are_stored() {
     black.act(&table, "a5").await.unwrap();
     let id = black.game_after(2).await.id;
 
-    pg.run("pause");
+    pg.pause();
     // The first refusal tells the table: its clocks stop, everyone is told.
     let refused = white.act(&table, "b5").await.unwrap_err();
     assert_eq!(refused.0, "store_unavailable", "{}", refused.1);
@@ -346,7 +292,7 @@ async fn an_outage_stops_the_clocks_and_holds_results_until_they_are_stored() {
         "announced before it was stored"
     );
 
-    pg.run("resume");
+    pg.resume();
     // Stored once the database is back, and only then announced; the clocks are as
     // they stood when the outage began.
     let result = tokio::time::timeout(
