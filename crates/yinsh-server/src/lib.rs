@@ -130,6 +130,8 @@ impl std::fmt::Debug for Config {
 pub struct Ctx {
     /// The store.
     pub store: Arc<dyn Store>,
+    /// Whether the store is known to be down (shared by the tables).
+    pub outage: store::Outage,
     /// The open tables.
     pub lobby: Lobby,
     /// This run of the server (milliseconds since 1970 at start): resumes with a
@@ -157,6 +159,7 @@ impl Server {
     pub async fn new(store: Arc<dyn Store>, config: Config) -> anyhow::Result<Server> {
         let ctx = Ctx {
             store,
+            outage: store::Outage::default(),
             lobby: Lobby::new(config.max_tables),
             epoch: now_ms() as u64,
             bots: config.bots.clone(),

@@ -186,7 +186,9 @@ async fn a_database_outage_refuses_actions_and_play_resumes_after_it() {
     };
     let server = TestServer::on(&pg.url, fast_config()).await;
     let (table, mut white, mut black) = seated_pair(&server, TableOptions::default()).await;
+    let (other, mut first, _second) = seated_pair(&server, TableOptions::default()).await;
     white.chat(&table, "/start").await.unwrap();
+    first.chat(&other, "/start").await.unwrap();
     white.act(&table, "e3").await.unwrap();
     black.act(&table, "a5").await.unwrap();
     let before = black.game_after(2).await;
@@ -196,6 +198,17 @@ async fn a_database_outage_refuses_actions_and_play_resumes_after_it() {
     // Refused with a clear reason, never acknowledged, nothing announced.
     let refused = white.act(&table, "b5").await.unwrap_err();
     assert_eq!(refused.0, "store_unavailable", "{}", refused.1);
+    // Another table knows at once: no waiting for the database's time-out there.
+    let start = Instant::now();
+    assert_eq!(
+        first.act(&other, "e3").await.unwrap_err().0,
+        "store_unavailable"
+    );
+    assert!(
+        start.elapsed() < Duration::from_secs(1),
+        "{:?}",
+        start.elapsed()
+    );
     assert_eq!(
         white.act(&table, "b5").await.unwrap_err().0,
         "store_unavailable"
@@ -225,6 +238,12 @@ async fn a_database_outage_refuses_actions_and_play_resumes_after_it() {
         played = white.act(&table, "b5").await;
     }
     played.expect("the action is accepted once the database is back");
+    let mut played = first.act(&other, "e3").await;
+    while played.is_err() && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        played = first.act(&other, "e3").await;
+    }
+    played.expect("the other table plays again too");
     assert_eq!(black.game_after(3).await.moves, ["e3", "a5", "b5"]);
     let stored = server
         .store

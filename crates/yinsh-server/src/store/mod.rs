@@ -147,6 +147,32 @@ impl From<sqlx::migrate::MigrateError> for StoreError {
     }
 }
 
+/// What the tables know of the store, shared by all of them: once one table's write
+/// found the store unavailable, the others refuse their changes at once instead of each
+/// waiting for the database's time-out, until a write or a probe succeeds again.
+#[derive(Debug, Clone, Default)]
+pub struct Outage(std::sync::Arc<std::sync::atomic::AtomicBool>);
+
+impl Outage {
+    /// Whether the last write or probe found the store unavailable.
+    pub fn is_down(&self) -> bool {
+        self.0.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// Notes what a write or probe of the store answered.
+    pub fn observe<T>(&self, result: &StoreResult<T>) {
+        let down = matches!(result, Err(e) if e.kind == StoreErrorKind::Unavailable);
+        if result.is_ok() || down {
+            self.0.store(down, std::sync::atomic::Ordering::Relaxed);
+        }
+    }
+
+    /// The error of a write not tried because the store is known to be down.
+    pub fn refusal() -> StoreError {
+        StoreError::unavailable("the store is down (found by another table)")
+    }
+}
+
 /// The result of a store operation.
 pub type StoreResult<T> = Result<T, StoreError>;
 

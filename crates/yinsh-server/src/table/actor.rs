@@ -16,7 +16,7 @@ use super::{Conn, TableHandle};
 use crate::Ctx;
 use crate::protocol::{Command, ServerMessage, Since, TableEvent, TableSummary, TableView};
 use crate::refusal::Refusal;
-use crate::store::{Player, StoreError};
+use crate::store::{Outage, Player, StoreError};
 use crate::vocab::GameId;
 
 /// An empty table (nobody watching, no game running) closes after this.
@@ -303,28 +303,41 @@ impl Actor {
     fn probe(&mut self) {
         self.probe_at = Some(Instant::now() + PROBE_EVERY);
         if let Some(commit) = self.core.retry_held(Now::present()) {
-            self.commit(commit, None);
+            self.write(commit, None, true);
             return;
         }
-        let store = self.ctx.store.clone();
+        let (store, outage) = (self.ctx.store.clone(), self.ctx.outage.clone());
         let (tx, rx) = oneshot::channel();
         tokio::spawn(async move {
-            let _ = tx.send(store.ping().await.map(|()| None));
+            let result = store.ping().await.map(|()| None);
+            outage.observe(&result);
+            let _ = tx.send(result);
         });
         self.job = Some((Job::Probe, rx));
     }
 
     /// Runs `commit` beside the actor; its outcome comes back to [`Actor::finished`].
+    /// While the store is known to be down it is refused at once.
     fn commit(&mut self, commit: Commit, reply: Option<oneshot::Sender<Reply>>) {
-        let store = self.ctx.store.clone();
+        self.write(commit, reply, false);
+    }
+
+    /// Runs `commit`, even while the store is known to be down when `anyway`.
+    fn write(&mut self, commit: Commit, reply: Option<oneshot::Sender<Reply>>, anyway: bool) {
+        let (store, outage) = (self.ctx.store.clone(), self.ctx.outage.clone());
         let (tx, rx) = oneshot::channel();
         tokio::spawn(async move {
+            if outage.is_down() && !anyway {
+                let _ = tx.send(Err(Outage::refusal()));
+                return;
+            }
             let result = match &commit {
                 Commit::CreateGame(new) => store.create_game(new).await.map(Some),
                 Commit::Game { game, write, log } => {
                     store.write_game(*game, write, *log).await.map(|()| None)
                 }
             };
+            outage.observe(&result);
             let _ = tx.send(result);
         });
         self.job = Some((Job::Commit(reply), rx));
@@ -337,20 +350,30 @@ impl Actor {
         let now = Now::present();
         match job {
             Job::Commit(reply) => {
+                let was_down = self.core.store_down();
+                let table = self.core.id().clone();
                 let outcome = match result {
                     Ok(id) => Committed::Stored(id),
-                    Err(e) => {
-                        let table = self.core.id();
-                        tracing::error!(%table, "the store refused a change: {e}");
+                    // Said once an outage, not at every retry.
+                    Err(e) if !was_down => {
+                        tracing::error!(%table, "the store refused a change, play stops: {e}");
                         Committed::Failed
                     }
+                    Err(_) => Committed::Failed,
                 };
                 let effects = self.core.committed(outcome, now);
+                if was_down && !self.core.store_down() {
+                    tracing::info!(%table, "the store answers again, play resumes");
+                }
                 self.done(effects, reply);
             }
             Job::Probe => {
                 if result.is_ok() {
                     let events = self.core.store_back(now);
+                    if !events.is_empty() {
+                        let table = self.core.id();
+                        tracing::info!(%table, "the store answers again, play resumes");
+                    }
                     self.announce(events);
                 }
             }
