@@ -430,6 +430,130 @@ fn games_barely_begun_can_be_aborted_and_abandoned_ones_end() {
 }
 
 #[test]
+fn seats_and_options_before_the_game_and_none_during_it() {
+    let mut h = Harness::new(TableOptions::default());
+    let (w, b, g) = (h.white.clone(), h.black.clone(), h.guest.clone());
+    assert!(matches!(
+        h.cmd(&w, Command::Join { color: None }).unwrap_err(),
+        Refusal::AlreadySeated { .. }
+    ));
+    assert!(matches!(
+        h.cmd(
+            &g,
+            Command::Join {
+                color: Some(SeatColor::White)
+            }
+        )
+        .unwrap_err(),
+        Refusal::SeatTaken { .. }
+    ));
+    assert_eq!(
+        h.cmd(&g, Command::Join { color: None }).unwrap_err(),
+        Refusal::NoFreeSeat
+    );
+    let log_off = Command::Option {
+        change: OptionChange::Log { on: false },
+    };
+    assert_eq!(h.cmd(&g, log_off.clone()).unwrap_err(), Refusal::NotSeated);
+    assert_eq!(h.cmd(&g, Command::Start).unwrap_err(), Refusal::NotSeated);
+    let bad_time = Command::Option {
+        change: OptionChange::Time {
+            time: Some(TimeSetting {
+                minutes: 0,
+                increment: 5,
+            }),
+        },
+    };
+    assert!(matches!(
+        h.cmd(&w, bad_time).unwrap_err(),
+        Refusal::BadOption { .. }
+    ));
+    let bad_handicap = Command::Option {
+        change: OptionChange::Handicap { white: 2, black: 9 },
+    };
+    assert!(matches!(
+        h.cmd(&w, bad_handicap).unwrap_err(),
+        Refusal::BadOption { .. }
+    ));
+    assert!(h.core.options().log, "refusals change nothing");
+    h.cmd(&b, log_off.clone()).unwrap();
+    assert!(!h.core.options().log);
+    // One seat left empty: no game.
+    h.cmd(&b, Command::Leave).unwrap();
+    assert_eq!(
+        h.cmd(&w, Command::Start).unwrap_err(),
+        Refusal::NeedTwoPlayers
+    );
+    h.cmd(&g, Command::Join { color: None }).unwrap();
+    h.cmd(&g, Command::Start).unwrap();
+    // Mid-game: no options, no leaving, no second start.
+    assert_eq!(h.cmd(&w, log_off).unwrap_err(), Refusal::GameRunning);
+    assert_eq!(
+        h.cmd(&w, Command::Leave).unwrap_err(),
+        Refusal::LeaveRunning
+    );
+    assert_eq!(h.cmd(&g, Command::Start).unwrap_err(), Refusal::GameRunning);
+}
+
+#[test]
+fn offers_are_the_opponents_to_answer_and_playing_on_declines_them() {
+    let mut h = Harness::new(TableOptions::default());
+    let (w, b) = (h.white.clone(), h.black.clone());
+    h.start();
+    assert_eq!(
+        h.cmd(&w, Command::Takeback).unwrap_err(),
+        Refusal::NothingToTakeBack
+    );
+    h.play("e3 a5");
+    // A takeback by white undoes white's turn and black's reply.
+    h.cmd(&w, Command::Takeback).unwrap();
+    assert_eq!(h.cmd(&w, Command::Accept).unwrap_err(), Refusal::OwnOffer);
+    h.cmd(&b, Command::Accept).unwrap();
+    assert_eq!(
+        h.count(|e| matches!(e, TableEvent::TookBack { actions: 2 })),
+        1
+    );
+    assert!(h.core.game().unwrap().actions.is_empty());
+    h.play("e4");
+    // Declined, then answered by playing on, then accepted.
+    h.cmd(&b, Command::Draw).unwrap();
+    assert_eq!(
+        h.cmd(&b, Command::Draw).unwrap_err(),
+        Refusal::AlreadyPending
+    );
+    h.cmd(&w, Command::Decline).unwrap();
+    assert_eq!(
+        h.cmd(&w, Command::Decline).unwrap_err(),
+        Refusal::NothingPending
+    );
+    h.cmd(&b, Command::Draw).unwrap();
+    // The offerer's own action keeps the offer; the opponent's declines it.
+    h.play("a5");
+    assert_eq!(h.core.game().unwrap().draw_offer, Some(Color::Black));
+    let declined = h.count(|e| matches!(e, TableEvent::Declined { .. }));
+    h.play("b5");
+    assert_eq!(h.core.game().unwrap().draw_offer, None);
+    assert_eq!(
+        h.count(|e| matches!(e, TableEvent::Declined { .. })),
+        declined + 1
+    );
+    assert_eq!(
+        h.cmd(&w, Command::Accept).unwrap_err(),
+        Refusal::NothingPending
+    );
+    h.cmd(&b, Command::Draw).unwrap();
+    h.cmd(&w, Command::Accept).unwrap();
+    let result = h.result().unwrap();
+    assert_eq!(
+        (result.winner, result.termination.name()),
+        (None, "agreement")
+    );
+    assert_eq!(h.cmd(&w, Command::Resign).unwrap_err(), Refusal::NoGame);
+    // Between games the seats can be left.
+    h.cmd(&w, Command::Leave).unwrap();
+}
+
+#[test]
 fn only_the_seated_players_change_the_game_and_refusals_change_nothing() {
     let mut h = Harness::timed(3, 2);
     h.start();
