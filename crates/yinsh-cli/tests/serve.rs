@@ -223,6 +223,29 @@ fn archived(addr: &str) -> Vec<Value> {
         .clone()
 }
 
+/// Black resigns at `table` and `server` is killed as soon as white hears of it;
+/// started again over `url`, its archive holds the game, won by white after `actions`
+/// actions: a result announced is a result stored.
+async fn resignation_outlives_a_kill(
+    url: &str,
+    mut server: Server,
+    table: &str,
+    white: &mut Player,
+    black: &mut Player,
+    actions: u64,
+) {
+    black.call(90, chat(table, "/resign")).await;
+    let over = white.until_event("game_over").await;
+    kill(&mut server);
+    assert_eq!(over["event"]["result"]["termination"], "resignation");
+    let (_server, addr) = serve_on(url, &["--no-bots"]);
+    let games = archived(&addr);
+    assert_eq!(games.len(), 1, "{games:?}");
+    assert_eq!(games[0]["result"]["termination"], "resignation");
+    assert_eq!(games[0]["result"]["winner"], "white");
+    assert_eq!(games[0]["actions"], actions);
+}
+
 #[tokio::test]
 async fn a_takeback_and_a_result_survive_a_kill() {
     let dir = tempfile::tempdir().unwrap();
@@ -245,7 +268,7 @@ async fn a_takeback_and_a_result_survive_a_kill() {
     assert_eq!(undone["clocks"]["black_ms"], kept["black_ms"]);
 
     kill(&mut server);
-    let (mut server, addr) = serve(&db);
+    let (server, addr) = serve(&db);
     let mut white = Player::connect(&addr, Some(&white.cookie)).await;
     white.call(1, json!({"type": "open", "table": table})).await;
     let after = white.last.clone().expect("the game is back");
@@ -256,20 +279,9 @@ async fn a_takeback_and_a_result_survive_a_kill() {
     let k = kept["white_ms"].as_u64().unwrap();
     assert!(w <= k && w + 400 > k, "white had {k} ms, now {w} ms");
 
-    // A result announced is a result stored: killed right after game_over, the game
-    // is in the archive.
     let mut black = Player::connect(&addr, Some(&black.cookie)).await;
     black.call(1, json!({"type": "open", "table": table})).await;
-    black.call(2, chat(&table, "/resign")).await;
-    let over = white.until_event("game_over").await;
-    kill(&mut server);
-    assert_eq!(over["event"]["result"]["termination"], "resignation");
-    let (mut server, addr) = serve(&db);
-    let games = archived(&addr);
-    assert_eq!(games.len(), 1, "{games:?}");
-    assert_eq!(games[0]["result"]["termination"], "resignation");
-    assert_eq!(games[0]["actions"], 2);
-    kill(&mut server);
+    resignation_outlives_a_kill(&sqlite(&db), server, &table, &mut white, &mut black, 2).await;
 }
 
 #[tokio::test]
@@ -292,7 +304,7 @@ async fn a_result_held_in_an_outage_is_not_lost_or_invented_by_a_kill() {
     // game comes back unfinished, and nobody's clock paid for the outage.
     kill(&mut server);
     pg.resume();
-    let (mut server, addr) = serve_on(&pg.url, &["--no-bots"]);
+    let (server, addr) = serve_on(&pg.url, &["--no-bots"]);
     assert!(archived(&addr).is_empty(), "a result nobody was told of");
     let mut white = Player::connect(&addr, Some(&white.cookie)).await;
     let mut black = Player::connect(&addr, Some(&black.cookie)).await;
@@ -309,15 +321,7 @@ async fn a_result_held_in_an_outage_is_not_lost_or_invented_by_a_kill() {
     assert!(s <= w && w <= 120_000, "white had {s} ms, now {w} ms");
     // Play goes on; a resignation now is stored and announced, and outlives a kill.
     white.call(2, act(&table, "b5")).await;
-    black.call(2, chat(&table, "/resign")).await;
-    white.until_event("game_over").await;
-    kill(&mut server);
-    let (mut server, addr) = serve_on(&pg.url, &["--no-bots"]);
-    let games = archived(&addr);
-    assert_eq!(games.len(), 1, "{games:?}");
-    assert_eq!(games[0]["result"]["winner"], "white");
-    assert_eq!(games[0]["actions"], 3);
-    kill(&mut server);
+    resignation_outlives_a_kill(&pg.url, server, &table, &mut white, &mut black, 3).await;
 }
 
 #[tokio::test]
@@ -326,34 +330,7 @@ async fn a_killed_server_restarts_with_every_accepted_action_and_fair_clocks() {
     let db = dir.path().join("yinsh.db");
     let (mut server, addr) = serve(&db);
 
-    let mut white = Player::connect(&addr, None).await;
-    let mut black = Player::connect(&addr, None).await;
-    let options =
-        json!({"variant": "standard", "log": true, "time": {"minutes": 5, "increment": 0}});
-    let created = white
-        .call(1, json!({"type": "create_table", "options": options}))
-        .await;
-    let table = created["table"].as_str().unwrap().to_owned();
-    white.call(2, json!({"type": "open", "table": table})).await;
-    black.call(2, json!({"type": "open", "table": table})).await;
-    white
-        .call(
-            3,
-            json!({"type": "chat", "table": table, "text": "/join white"}),
-        )
-        .await;
-    black
-        .call(
-            3,
-            json!({"type": "chat", "table": table, "text": "/join black"}),
-        )
-        .await;
-    white
-        .call(
-            4,
-            json!({"type": "command", "table": table, "command": "start"}),
-        )
-        .await;
+    let (table, mut white, mut black) = started(&addr, 5, 0).await;
     let tokens = ["e3", "a5", "b5", "c6"];
     for (i, t) in tokens.iter().enumerate() {
         let p = if i % 2 == 0 { &mut white } else { &mut black };
