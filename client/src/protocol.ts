@@ -273,7 +273,11 @@ spectators: number,
 /**
  * `waiting` or `playing`.
  */
-status: TableStatus, };
+status: TableStatus, 
+/**
+ * The result of the table's last game, while the table waits for the next one.
+ */
+last_result?: ResultView, };
 
 export type TableStatus = "waiting" | "playing";
 
@@ -641,6 +645,14 @@ white: string,
  */
 black: string, 
 /**
+ * White's engine level, when the engine played white.
+ */
+white_bot?: number, 
+/**
+ * Black's engine level, when the engine played black.
+ */
+black_bot?: number, 
+/**
  * The options it was played with.
  */
 options: TableOptions, 
@@ -727,6 +739,14 @@ white: string,
  * Black's name.
  */
 black: string, 
+/**
+ * White's engine level, when the engine played white.
+ */
+white_bot?: number, 
+/**
+ * Black's engine level, when the engine played black.
+ */
+black_bot?: number, 
 /**
  * The options it was played with.
  */

@@ -17,11 +17,12 @@ use yinsh::{ByColor, Color};
 use crate::game::{Replayed, frame, record_of, replay_stored, result_view};
 use crate::i18n::Lang;
 use crate::protocol::{
-    ArchiveEntry, ArchivePage, ArchivedAction, ArchivedGame, PlayerView, StageName,
+    ArchiveEntry, ArchivePage, ArchivedAction, ArchivedGame, PlayerView, StageName, Stats,
+    TableStatus,
 };
 use crate::session;
 use crate::store::{ArchiveQuery, StoreErrorKind, StoredGame};
-use crate::vocab::GameId;
+use crate::vocab::{GameId, Level};
 use crate::{Config, Ctx};
 
 #[derive(Clone)]
@@ -37,6 +38,7 @@ pub fn router(ctx: Ctx, config: Config) -> Router {
     let api = Router::new()
         .route("/api/health", get(health))
         .route("/api/tables", get(tables))
+        .route("/api/stats", get(stats))
         .route("/api/session", post(new_session))
         .route("/api/session/rotate", post(rotate_session))
         .route("/api/archive", get(archive))
@@ -168,6 +170,19 @@ fn memory() -> serde_json::Value {
 
 async fn tables(State(app): State<App>) -> Response {
     Json(app.ctx.lobby.list()).into_response()
+}
+
+async fn stats(State(app): State<App>) -> Json<Stats> {
+    let tables = app.ctx.lobby.list();
+    let games = tables
+        .iter()
+        .filter(|t| t.status == TableStatus::Playing)
+        .count();
+    Json(Stats {
+        players_online: app.ctx.sessions.sessions() as u32,
+        tables: tables.len() as u32,
+        games: games as u32,
+    })
 }
 
 async fn new_session(State(app): State<App>, headers: HeaderMap) -> Response {
@@ -430,6 +445,8 @@ fn entry(g: &StoredGame, actions: u32) -> Option<ArchiveEntry> {
         id: g.id.0,
         white: g.game.white.name.clone(),
         black: g.game.black.name.clone(),
+        white_bot: g.game.white.bot.map(Level::get),
+        black_bot: g.game.black.bot.map(Level::get),
         options: g.game.options.clone(),
         started_at: g.game.started_at,
         finished_at: g.result.as_ref()?.finished_at,

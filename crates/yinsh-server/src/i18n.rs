@@ -82,6 +82,8 @@ pub enum Arg {
     Text(String),
     /// A word of the catalogue, translated too (`white`, `black`).
     Key(&'static str),
+    /// A message of its own, rendered in the same language (an engine's name).
+    Msg(Box<Msg>),
 }
 
 impl Msg {
@@ -102,6 +104,12 @@ impl Msg {
     /// Adds an argument that is itself a catalogue key, translated with the message.
     pub fn arg_key(mut self, name: &'static str, key: &'static str) -> Msg {
         self.args.push((name, Arg::Key(key)));
+        self
+    }
+
+    /// Adds an argument that is a message of its own, rendered in the same language.
+    pub fn arg_msg(mut self, name: &'static str, msg: Msg) -> Msg {
+        self.args.push((name, Arg::Msg(Box::new(msg))));
         self
     }
 
@@ -127,6 +135,7 @@ impl Msg {
                     match self.args.iter().find(|(n, _)| *n == name) {
                         Some((_, Arg::Text(v))) => out.push_str(v),
                         Some((_, Arg::Key(k))) => out.push_str(&Msg::new(k).render(lang)),
+                        Some((_, Arg::Msg(m))) => out.push_str(&m.render(lang)),
                         None => {
                             out.push('{');
                             out.push_str(name);
@@ -428,6 +437,7 @@ pub const EN: &[(&str, &str)] = &[
     ("left", "You left your seat."),
     ("started", "The game begins, {color} to play."),
     ("option_set", "Option changed: {option}."),
+    ("option_unchanged", "The option is already {option}."),
     ("bot_seated", "The engine (level {level}) sits at {color}."),
     ("resigned", "You resigned."),
     ("draw_offered", "You offered a draw."),
@@ -444,6 +454,7 @@ pub const EN: &[(&str, &str)] = &[
         "White: {white}. Black: {black}. Spectators: {spectators}.",
     ),
     ("nobody", "nobody"),
+    ("engine", "Engine (level {level})"),
     (
         "help",
         "Commands: /join [white|black], /leave, /start, /option log on|off, \
@@ -473,6 +484,7 @@ pub const NL: &[(&str, &str)] = &[
     ("left", "Je hebt je plaats verlaten."),
     ("started", "Het spel begint. Als eerste aan zet: {color}."),
     ("option_set", "Optie gewijzigd: {option}."),
+    ("option_unchanged", "De optie is al {option}."),
     (
         "bot_seated",
         "De engine (niveau {level}) speelt met {color}.",
@@ -492,6 +504,7 @@ pub const NL: &[(&str, &str)] = &[
         "Wit: {white}. Zwart: {black}. Toeschouwers: {spectators}.",
     ),
     ("nobody", "niemand"),
+    ("engine", "Engine (niveau {level})"),
     (
         "help",
         "Commando's: /join [white|black], /leave, /start, /option log on|off, \
@@ -521,6 +534,7 @@ pub const PL: &[(&str, &str)] = &[
     ("left", "Twoje miejsce jest już wolne."),
     ("started", "Gra się zaczyna. Pierwszy ruch: {color}."),
     ("option_set", "Zmieniono opcję: {option}."),
+    ("option_unchanged", "Opcja już jest ustawiona: {option}."),
     (
         "bot_seated",
         "Silnik (poziom {level}) gra po stronie: {color}.",
@@ -540,6 +554,7 @@ pub const PL: &[(&str, &str)] = &[
         "Białe: {white}. Czarne: {black}. Widzowie: {spectators}.",
     ),
     ("nobody", "nikt"),
+    ("engine", "Silnik (poziom {level})"),
     (
         "help",
         "Polecenia: /join [white|black], /leave, /start, /option log on|off, \
@@ -569,6 +584,7 @@ pub const DE: &[(&str, &str)] = &[
     ("left", "Du hast deinen Platz verlassen."),
     ("started", "Das Spiel beginnt. {color} zieht zuerst."),
     ("option_set", "Option geändert: {option}."),
+    ("option_unchanged", "Die Option ist bereits {option}."),
     ("bot_seated", "Die Engine (Stufe {level}) spielt {color}."),
     ("resigned", "Du hast aufgegeben."),
     ("draw_offered", "Du hast Remis angeboten."),
@@ -585,6 +601,7 @@ pub const DE: &[(&str, &str)] = &[
         "Weiß: {white}. Schwarz: {black}. Zuschauer: {spectators}.",
     ),
     ("nobody", "niemand"),
+    ("engine", "Engine (Stufe {level})"),
     (
         "help",
         "Befehle: /join [white|black], /leave, /start, /option log on|off, \

@@ -306,6 +306,21 @@ pub struct TableSummary {
     pub spectators: u32,
     /// `waiting` or `playing`.
     pub status: TableStatus,
+    /// The result of the table's last game, while the table waits for the next one.
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_result: Option<ResultView>,
+}
+
+/// How busy the server is (`GET /api/stats`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct Stats {
+    /// People connected now (a person with several tabs open counts once).
+    pub players_online: u32,
+    /// Open tables.
+    pub tables: u32,
+    /// Games running.
+    pub games: u32,
 }
 
 /// Whether a table's game runs.
@@ -676,6 +691,14 @@ pub struct ArchiveEntry {
     pub white: String,
     /// Black's name.
     pub black: String,
+    /// White's engine level, when the engine played white.
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub white_bot: Option<u8>,
+    /// Black's engine level, when the engine played black.
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub black_bot: Option<u8>,
     /// The options it was played with.
     pub options: TableOptions,
     /// When it started, in milliseconds since 1970 (UTC).

@@ -313,6 +313,80 @@ async fn the_engine_takes_a_seat_and_plays() {
         })
         .await;
     assert_eq!(declined, SeatColor::White);
+    // The engine is named in the reader's language.
+    human
+        .call(Request::Hello {
+            lang: "nl".to_owned(),
+        })
+        .await
+        .unwrap();
+    let (_, who) = human.chat(&table, "/who").await.unwrap();
+    assert!(who.contains("Engine (niveau 1)"), "{who}");
+    // Its games are archived with its level, for clients to name it in theirs.
+    human.chat(&table, "/resign").await.unwrap();
+    human
+        .event(|e| matches!(e, TableEvent::GameOver { .. }).then_some(()))
+        .await;
+    let (_, body) = server.get("/api/archive").await;
+    let page: yinsh_server::protocol::ArchivePage = serde_json::from_str(&body).unwrap();
+    assert_eq!(page.games[0].white_bot, Some(1));
+    assert_eq!(page.games[0].black_bot, None);
+}
+
+#[tokio::test]
+async fn the_lobby_and_the_stats_tell_what_runs_and_what_ended() {
+    let server = TestServer::start().await;
+    let (table, mut white, mut black) = seated_pair(&server, TableOptions::default()).await;
+    // A second tab of the same person is one person online.
+    let mut again = crate::common::Client::connect(server.addr, Some(&white.cookie)).await;
+    again.open(&table).await;
+    let stats =
+        |body: String| -> yinsh_server::protocol::Stats { serde_json::from_str(&body).unwrap() };
+    let (status, body) = server.get("/api/stats").await;
+    assert_eq!(status, 200);
+    let before = stats(body);
+    assert_eq!(
+        (before.players_online, before.tables, before.games),
+        (2, 1, 0)
+    );
+    white.chat(&table, "/start").await.unwrap();
+    white.act(&table, "e3").await.unwrap();
+    black.game_after(1).await;
+    assert_eq!(stats(server.get("/api/stats").await.1).games, 1);
+    black.chat(&table, "/resign").await.unwrap();
+    white
+        .event(|e| matches!(e, TableEvent::GameOver { .. }).then_some(()))
+        .await;
+    // The table waits for a rematch, and the lobby says how its last game ended.
+    let (_, body) = server.get("/api/tables").await;
+    let tables: Vec<yinsh_server::protocol::TableSummary> = serde_json::from_str(&body).unwrap();
+    assert_eq!(tables[0].status, TableStatus::Waiting);
+    let last = tables[0].last_result.clone().expect("the last result");
+    assert_eq!(
+        (last.score.as_str(), last.termination.as_str()),
+        ("1-0", "resignation")
+    );
+    assert_eq!(stats(server.get("/api/stats").await.1).games, 0);
+    // Setting an option to what it is tells nobody anything.
+    let (key, _) = white.chat(&table, "/option log on").await.unwrap();
+    assert_eq!(key, "option_unchanged");
+    let (key, _) = white.chat(&table, "/option log off").await.unwrap();
+    assert_eq!(key, "option_set");
+    let options = black
+        .event(|e| match e {
+            TableEvent::Options { options, .. } => Some(options.clone()),
+            _ => None,
+        })
+        .await;
+    assert!(!options.log);
+    assert_eq!(
+        black
+            .events
+            .iter()
+            .filter(|(_, e)| matches!(e, TableEvent::Options { .. }))
+            .count(),
+        1
+    );
 }
 
 #[tokio::test]

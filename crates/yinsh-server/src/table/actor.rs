@@ -14,6 +14,7 @@ use super::core::{Commit, Committed, Core, Decision, Effects, Now, Reply, Reques
 use super::watchers::Watchers;
 use super::{Conn, TableHandle};
 use crate::Ctx;
+use crate::game::result_view;
 use crate::protocol::{Command, ServerMessage, Since, TableEvent, TableSummary, TableView};
 use crate::refusal::Refusal;
 use crate::store::{Outage, Player, StoreError};
@@ -182,7 +183,7 @@ impl Actor {
             (true, since) => since,
             (false, _) => None,
         };
-        if !self.core.store_down() && !self.core.holds_result() {
+        if !self.core.store_down() {
             self.probe_at = None;
         } else if self.probe_at.is_none() {
             self.probe_at = Some(Instant::now() + PROBE_EVERY);
@@ -444,6 +445,11 @@ impl Actor {
             seats: self.core.seat_views(),
             spectators: self.watchers.announced().0,
             status: self.core.status(),
+            last_result: self
+                .core
+                .game()
+                .and_then(|g| g.result.as_ref())
+                .map(result_view),
         }
     }
 

@@ -39,6 +39,9 @@ pub const CHAT_KEPT: usize = 50;
 pub const TAKEBACKS: u8 = 3;
 /// A seated player away this long from a table with no game running loses the seat.
 pub const SEAT_GRACE: Duration = Duration::from_secs(60);
+/// A seated player's absence is announced once it has lasted this long (a reload is
+/// not worth a line in everyone's chat).
+pub const PRESENCE_DELAY: Duration = Duration::from_secs(5);
 /// A running game whose players have all been away this long is adjudicated (or
 /// aborted, when it has barely begun).
 pub const ABANDONED_AFTER: Duration = Duration::from_secs(300);
@@ -261,6 +264,9 @@ pub struct Core {
     seats: ByColor<Option<Seat>>,
     /// Since when each seated person has been away (no connection to the table).
     away: ByColor<Option<Instant>>,
+    /// Whether each seated person's absence has been announced: one shorter than
+    /// [`PRESENCE_DELAY`] (a reload, a network blip) is not.
+    away_told: ByColor<bool>,
     game: Option<Game>,
     chat: VecDeque<ChatLine>,
     /// The player told they may claim the game (until the opponent comes back).
@@ -282,6 +288,8 @@ pub struct Core {
 /// Something a table must do at a given time.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Due {
+    /// This seat's player has been away long enough for it to be announced.
+    Away(Color),
     /// A restored game is over on the board but has no result.
     BoardOver,
     /// The player to act runs out of time.
@@ -319,6 +327,7 @@ impl Core {
             options,
             seats: ByColor::default(),
             away: ByColor::default(),
+            away_told: ByColor::default(),
             game: None,
             chat: VecDeque::new(),
             claim_open: None,
@@ -375,18 +384,20 @@ impl Core {
             black: seats.black.as_ref().and_then(Seat::human).map(|_| now.at),
         };
         // A game over at the board whose result was never stored (a crash between the
-        // two, or an old record whose last pass was dropped): its result is held, to be
-        // stored and announced at once.
-        let ended: Option<GameResult> = game.position.outcome().map(Into::into);
-        if ended.is_some() {
+        // two, or an old record whose last pass was left out) stores it at once: see
+        // `Due::BoardOver`.
+        if game.position.is_over() {
             game.stop_clocks(now.at);
         }
         let mut core = Core::new(g.table_id.as_str().into(), g.options.clone(), bots, now);
         core.seats = seats;
+        core.away_told = ByColor {
+            white: away.white.is_some(),
+            black: away.black.is_some(),
+        };
         core.away = away;
         core.game = Some(game);
         core.awaiting_return = !engine_to_act;
-        core.held = ended;
         Ok(core)
     }
 
@@ -461,7 +472,7 @@ impl Core {
                 id: Some(p.id.0),
                 name: p.name.clone(),
                 bot: None,
-                online: self.away[color].is_none(),
+                online: !self.away_told[color],
             },
             Seat::Bot(level) => PlayerView {
                 id: None,

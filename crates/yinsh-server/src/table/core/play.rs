@@ -90,7 +90,8 @@ impl Core {
         let mut msg = Msg::new("who");
         for (name, color) in [("white", Color::White), ("black", Color::Black)] {
             msg = match &self.seats[color] {
-                Some(seat) => msg.arg(name, seat.name()),
+                Some(Seat::Human(p)) => msg.arg(name, &p.name),
+                Some(Seat::Bot(level)) => msg.arg_msg(name, Msg::new("engine").arg("level", level)),
                 None => msg.arg_key(name, "nobody"),
             };
         }
@@ -143,6 +144,7 @@ impl Core {
     pub(super) fn sit(&mut self, color: Color, seat: Seat) -> TableEvent {
         self.seats[color] = Some(seat);
         self.away[color] = None;
+        self.away_told[color] = false;
         TableEvent::Joined {
             color: color.into(),
             player: self.player_view(color).expect("just seated"),
@@ -153,6 +155,7 @@ impl Core {
     pub(super) fn vacate(&mut self, color: Color) -> Vec<TableEvent> {
         self.seats[color] = None;
         self.away[color] = None;
+        self.away_told[color] = false;
         let mut events = vec![TableEvent::Left {
             color: color.into(),
         }];
@@ -228,6 +231,13 @@ impl Core {
             }
         };
         validate_options(&options)?;
+        if options == self.options {
+            // Nothing to tell anyone.
+            return Ok((
+                Vec::new(),
+                Msg::new("option_unchanged").arg("option", described),
+            ));
+        }
         self.options = options.clone();
         Ok((
             vec![TableEvent::Options {

@@ -430,6 +430,40 @@ fn games_barely_begun_can_be_aborted_and_abandoned_ones_end() {
 }
 
 #[test]
+fn a_reload_is_not_announced_and_a_real_absence_is() {
+    let mut h = Harness::timed(3, 2);
+    h.start();
+    let presence = |h: &Harness| h.count(|e| matches!(e, TableEvent::Presence { .. }));
+    let black_online = |h: &Harness| h.core.player_view(Color::Black).unwrap().online;
+    // Black reloads the page: gone for a second, back, and nobody is told.
+    h.set_online(&[1, 3]);
+    h.advance(S(1));
+    h.tick();
+    h.set_online(&[1, 2, 3]);
+    h.advance(S(10));
+    h.tick();
+    assert_eq!(presence(&h), 0);
+    assert!(black_online(&h));
+    // Black is gone for good: announced after the delay, and the return too.
+    h.set_online(&[1, 3]);
+    assert_eq!(h.core.deadline(), Some(h.now + PRESENCE_DELAY));
+    h.advance(PRESENCE_DELAY);
+    h.tick();
+    assert_eq!(presence(&h), 1);
+    assert!(matches!(
+        h.events.last(),
+        Some(TableEvent::Presence {
+            color: SeatColor::Black,
+            online: false
+        })
+    ));
+    assert!(!black_online(&h));
+    h.set_online(&[1, 2, 3]);
+    assert_eq!(presence(&h), 2);
+    assert!(black_online(&h));
+}
+
+#[test]
 fn seats_and_options_before_the_game_and_none_during_it() {
     let mut h = Harness::new(TableOptions::default());
     let (w, b, g) = (h.white.clone(), h.black.clone(), h.guest.clone());
@@ -773,7 +807,7 @@ fn stored_game(actions: Vec<StoredAction>) -> StoredGame {
 #[test]
 fn a_restored_game_over_at_the_board_stores_its_result_then_announces_it() {
     // A crash between the last action and its result (or an old record whose
-    // superfluous last pass is left out): the game is over, its result held.
+    // superfluous last pass is left out): the game is over, its result not stored.
     let mut rng = yinsh::random::SplitMix64::new(5);
     let mut pos = yinsh::Position::new();
     let mut actions = Vec::new();
@@ -793,14 +827,14 @@ fn a_restored_game_over_at_the_board_stores_its_result_then_announces_it() {
         wall_ms: 5,
     };
     let mut core = Core::restore(&stored_game(actions), false, now).unwrap();
-    assert!(core.holds_result() && !core.store_down());
     assert!(core.game_view(start).unwrap().legal.is_empty());
-    let Some(Commit::Game {
+    assert_eq!(core.deadline(), Some(start), "due at once");
+    let Some(Decision::Commit(Commit::Game {
         write: GameWrite::Result(stored),
         ..
-    }) = core.retry_held(now)
+    })) = core.tick(now)
     else {
-        panic!("the held result is written");
+        panic!("the result is written first");
     };
     assert_eq!(stored.termination, expected.termination.name());
     let effects = core.committed(Committed::Stored(None), now);
@@ -809,7 +843,7 @@ fn a_restored_game_over_at_the_board_stores_its_result_then_announces_it() {
         "{:?}",
         effects.events
     );
-    assert!(!core.holds_result() && !core.running());
+    assert!(!core.running());
     assert_eq!(core.game().unwrap().result, Some(expected));
 }
 

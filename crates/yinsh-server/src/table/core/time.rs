@@ -5,7 +5,9 @@ use tokio::time::Instant;
 use yinsh::Color;
 use yinsh::notation::record::GameResult;
 
-use super::{ABANDONED_AFTER, Core, Decision, Due, Now, SEAT_GRACE, Seat, claim_grace};
+use super::{
+    ABANDONED_AFTER, Core, Decision, Due, Now, PRESENCE_DELAY, SEAT_GRACE, Seat, claim_grace,
+};
 use crate::game::Game;
 use crate::i18n::Msg;
 use crate::protocol::TableEvent;
@@ -20,6 +22,11 @@ impl Core {
         let mut dues = Vec::new();
         if self.in_flight.is_some() || self.held.is_some() {
             return dues;
+        }
+        for c in [Color::White, Color::Black] {
+            if let Some(since) = self.away[c].filter(|_| !self.away_told[c]) {
+                dues.push((since + PRESENCE_DELAY, Due::Away(c)));
+            }
         }
         match self.game.as_ref().filter(|g| g.is_running()) {
             Some(game) => {
@@ -88,6 +95,16 @@ impl Core {
     pub fn tick(&mut self, now: Now) -> Option<Decision> {
         let (_, due) = self.dues().into_iter().find(|(t, _)| *t <= now.at)?;
         Some(match due {
+            Due::Away(color) => {
+                self.away_told[color] = true;
+                Decision::done(
+                    vec![TableEvent::Presence {
+                        color: color.into(),
+                        online: false,
+                    }],
+                    Msg::new("left"),
+                )
+            }
             Due::BoardOver => {
                 let game = self.game.as_ref().expect("a running game");
                 let outcome = game.position.outcome().expect("over on the board");
@@ -136,7 +153,8 @@ impl Core {
     // ---- Presence ----
 
     /// The seated people's connections changed: `online` says who has one to this
-    /// table. Announces who came and went.
+    /// table. Announces who came back after an absence that was announced (see
+    /// [`PRESENCE_DELAY`]).
     pub fn presence(&mut self, now: Now, online: impl Fn(PlayerId) -> bool) -> Vec<TableEvent> {
         let mut events = Vec::new();
         for color in [Color::White, Color::Black] {
@@ -151,10 +169,13 @@ impl Core {
             if here && self.claim_open == Some(!color) {
                 self.claim_open = None;
             }
-            events.push(TableEvent::Presence {
-                color: color.into(),
-                online: here,
-            });
+            if here && self.away_told[color] {
+                self.away_told[color] = false;
+                events.push(TableEvent::Presence {
+                    color: color.into(),
+                    online: true,
+                });
+            }
         }
         if self.awaiting_return {
             let back = self.game.as_ref().and_then(Game::to_act);
