@@ -777,3 +777,49 @@ games: Array<ArchiveEntry>,
  * How many games match in all.
  */
 total: number, };
+
+export type Stats = { 
+/**
+ * People connected now (a person with several tabs open counts once).
+ */
+players_online: number, 
+/**
+ * Open tables.
+ */
+tables: number, 
+/**
+ * Games running.
+ */
+games: number, };
+
+export type AccountView = { 
+/**
+ * The player's id.
+ */
+id: number, 
+/**
+ * The name.
+ */
+name: string, 
+/**
+ * Whether the player has an account (a guest otherwise).
+ */
+registered: boolean, 
+/**
+ * When the player first came, in milliseconds since 1970.
+ */
+created_at?: number, };
+
+export type SessionView = { 
+/**
+ * A short id, for `DELETE /api/account/sessions/{id}`.
+ */
+id: string, 
+/**
+ * When it began, in milliseconds since 1970.
+ */
+created_at: number, 
+/**
+ * Whether it is the session of the request.
+ */
+current: boolean, };

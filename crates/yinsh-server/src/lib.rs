@@ -16,6 +16,7 @@
 //! # }
 //! ```
 
+pub mod account;
 pub mod chat;
 pub mod command;
 pub mod game;
@@ -211,7 +212,7 @@ impl Server {
         });
         let (all_done, done) = watch::channel(());
         loop {
-            let (tcp, _peer) = tokio::select! {
+            let (tcp, peer) = tokio::select! {
                 accepted = listener.accept() => match accepted {
                     Ok(accepted) => accepted,
                     Err(e) => {
@@ -225,7 +226,11 @@ impl Server {
             if let Err(e) = tcp.set_nodelay(true) {
                 tracing::warn!("cannot set TCP_NODELAY: {e}");
             }
-            let service = TowerToHyperService::new(app.clone());
+            // Each request knows the address it came from (log-in limits).
+            let service = TowerToHyperService::new(tower::Layer::layer(
+                &axum::Extension(http::Peer(peer)),
+                app.clone(),
+            ));
             let stopping = stopping.clone();
             let done = done.clone();
             tokio::spawn(async move {

@@ -312,6 +312,34 @@ pub struct TableSummary {
     pub last_result: Option<ResultView>,
 }
 
+/// The player of a session, as `GET /api/account` and the account endpoints give it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct AccountView {
+    /// The player's id.
+    #[ts(type = "number")]
+    pub id: i64,
+    /// The name.
+    pub name: String,
+    /// Whether the player has an account (a guest otherwise).
+    pub registered: bool,
+    /// When the player first came, in milliseconds since 1970.
+    #[ts(optional, type = "number")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub created_at: Option<i64>,
+}
+
+/// One session of an account (`GET /api/account/sessions`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct SessionView {
+    /// A short id, for `DELETE /api/account/sessions/{id}`.
+    pub id: String,
+    /// When it began, in milliseconds since 1970.
+    #[ts(type = "number")]
+    pub created_at: i64,
+    /// Whether it is the session of the request.
+    pub current: bool,
+}
+
 /// How busy the server is (`GET /api/stats`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct Stats {
@@ -807,6 +835,9 @@ pub fn typescript() -> String {
         Frame::decl(&cfg),
         ArchivedGame::decl(&cfg),
         ArchivePage::decl(&cfg),
+        Stats::decl(&cfg),
+        AccountView::decl(&cfg),
+        SessionView::decl(&cfg),
     ];
     for decl in decls {
         out.push_str("\nexport ");

@@ -148,6 +148,25 @@ pub fn guest_name_with(bytes: [u8; 8]) -> String {
     )
 }
 
+/// Whether a name's [skeleton](crate::account::skeleton) reads like a guest's name: an
+/// adjective and an animal of the guest words, then nothing but digits or what digits
+/// look like. Accounts may not have such names, so that nobody passes for a guest, nor
+/// a guest for someone else.
+pub fn reads_like_guest(skeleton: &str) -> bool {
+    use crate::account::skeleton as fold;
+    let digit_like = |c: char| c.is_ascii_digit() || "olszb".contains(c);
+    ADJECTIVES.iter().any(|adjective| {
+        skeleton
+            .strip_prefix(fold(adjective).as_str())
+            .is_some_and(|rest| {
+                ANIMALS.iter().any(|animal| {
+                    rest.strip_prefix(fold(animal).as_str())
+                        .is_some_and(|tail| tail.chars().all(digit_like))
+                })
+            })
+    })
+}
+
 /// The token a request's session will have: its cookie's, or the new one handed out.
 pub fn session_token(headers: &HeaderMap, new: Option<&str>) -> Option<String> {
     new.map(str::to_owned).or_else(|| token_of(headers))

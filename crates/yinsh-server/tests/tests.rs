@@ -1,6 +1,7 @@
 //! Integration tests of the game server: a real server on port 0, real WebSocket
 //! clients, both store backends.
 
+mod accounts;
 mod clocks;
 mod common;
 mod fairness;

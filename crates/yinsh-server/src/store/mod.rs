@@ -188,6 +188,48 @@ pub struct Player {
     pub name: String,
 }
 
+/// An account to be: a registering guest's chosen name and password.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewAccount {
+    /// The name, as written.
+    pub name: String,
+    /// Its skeleton ([`crate::account::skeleton`]).
+    pub skeleton: String,
+    /// The password's hash (a PHC string).
+    pub password_hash: String,
+}
+
+/// What [`Store::register`] did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Registration {
+    /// The guest is an account now.
+    Registered(Player),
+    /// The session's player has an account already.
+    AlreadyRegistered,
+    /// No session has that token.
+    NoSession,
+}
+
+/// A player as the account page shows them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlayerInfo {
+    /// The player.
+    pub player: Player,
+    /// Whether they registered (a guest otherwise).
+    pub registered: bool,
+    /// When they first came, in milliseconds since 1970.
+    pub created_at: i64,
+}
+
+/// One session of a player.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SessionRecord {
+    /// The hash of its token.
+    pub token_hash: String,
+    /// When it began, in milliseconds since 1970.
+    pub created_at: i64,
+}
+
 /// Who sat in a seat of a game.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SeatRecord {
@@ -337,6 +379,55 @@ pub trait Store: Send + Sync + 'static {
                 "this store cannot rotate session tokens",
             ))
         })
+    }
+
+    /// Makes the guest of the session whose token hashes to `token_hash` an account
+    /// named `account.name`. A name (ignoring case) or skeleton that is taken is a
+    /// [`StoreErrorKind::Conflict`].
+    fn register<'a>(
+        &'a self,
+        token_hash: &'a str,
+        account: &'a NewAccount,
+    ) -> StoreFuture<'a, Registration> {
+        let _ = (token_hash, account);
+        Box::pin(async { Err(StoreError::unavailable("this store has no accounts")) })
+    }
+
+    /// The account called `name` (ignoring case) and its password hash.
+    fn account<'a>(&'a self, name: &'a str) -> StoreFuture<'a, Option<(Player, String)>> {
+        let _ = name;
+        Box::pin(async { Err(StoreError::unavailable("this store has no accounts")) })
+    }
+
+    /// The player of the session whose token hashes to `token_hash`, with what the
+    /// account page shows.
+    fn session_info<'a>(&'a self, token_hash: &'a str) -> StoreFuture<'a, Option<PlayerInfo>> {
+        let _ = token_hash;
+        Box::pin(async { Err(StoreError::unavailable("this store has no accounts")) })
+    }
+
+    /// A new session of `player` whose token hashes to `token_hash`.
+    fn create_session<'a>(&'a self, token_hash: &'a str, player: PlayerId) -> StoreFuture<'a, ()> {
+        let _ = (token_hash, player);
+        Box::pin(async { Err(StoreError::unavailable("this store has no accounts")) })
+    }
+
+    /// The sessions of `player`, oldest first.
+    fn sessions(&self, player: PlayerId) -> StoreFuture<'_, Vec<SessionRecord>> {
+        let _ = player;
+        Box::pin(async { Err(StoreError::unavailable("this store has no accounts")) })
+    }
+
+    /// Ends the sessions of `player` whose token hashes are `hashes`; how many ended.
+    fn end_sessions<'a>(&'a self, player: PlayerId, hashes: &'a [String]) -> StoreFuture<'a, u64> {
+        let _ = (player, hashes);
+        Box::pin(async { Err(StoreError::unavailable("this store has no accounts")) })
+    }
+
+    /// Gives the account `player` the password hash `hash`.
+    fn set_password<'a>(&'a self, player: PlayerId, hash: &'a str) -> StoreFuture<'a, ()> {
+        let _ = (player, hash);
+        Box::pin(async { Err(StoreError::unavailable("this store has no accounts")) })
     }
 
     /// Records a new game and gives its id.

@@ -7,8 +7,9 @@ use sqlx::{AnyPool, Executor, Row};
 use yinsh::ByColor;
 
 use super::{
-    ArchiveList, ArchiveQuery, GameWrite, NewGame, Player, SeatRecord, Store, StoreError,
-    StoreFuture, StoreResult, StoredAction, StoredGame, StoredResult,
+    ArchiveList, ArchiveQuery, GameWrite, NewAccount, NewGame, Player, PlayerInfo, Registration,
+    SeatRecord, SessionRecord, Store, StoreError, StoreFuture, StoreResult, StoredAction,
+    StoredGame, StoredResult,
 };
 use crate::vocab::{GameId, Level, PlayerId};
 
@@ -305,6 +306,154 @@ impl Store for SqlStore {
                 id: PlayerId(player_id),
                 name,
             }))
+        })
+    }
+
+    fn register<'a>(
+        &'a self,
+        token_hash: &'a str,
+        account: &'a NewAccount,
+    ) -> StoreFuture<'a, Registration> {
+        Box::pin(async move {
+            let mut tx = self.pool.begin().await?;
+            let Some(row) = sqlx::query(
+                "SELECT p.id, p.password_hash FROM sessions s JOIN players p \
+                 ON p.id = s.player_id WHERE s.token_hash = $1",
+            )
+            .bind(token_hash)
+            .fetch_optional(&mut *tx)
+            .await?
+            else {
+                return Ok(Registration::NoSession);
+            };
+            let id: i64 = row.try_get("id")?;
+            let hash: Option<String> = row.try_get("password_hash")?;
+            if hash.is_some() {
+                return Ok(Registration::AlreadyRegistered);
+            }
+            sqlx::query(
+                "UPDATE players SET name = $1, skeleton = $2, password_hash = $3 WHERE id = $4",
+            )
+            .bind(&account.name)
+            .bind(&account.skeleton)
+            .bind(&account.password_hash)
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+            tx.commit().await?;
+            Ok(Registration::Registered(Player {
+                id: PlayerId(id),
+                name: account.name.clone(),
+            }))
+        })
+    }
+
+    fn account<'a>(&'a self, name: &'a str) -> StoreFuture<'a, Option<(Player, String)>> {
+        Box::pin(async move {
+            let row = sqlx::query(
+                "SELECT id, name, password_hash FROM players \
+                 WHERE LOWER(name) = LOWER($1) AND password_hash IS NOT NULL",
+            )
+            .bind(name)
+            .fetch_optional(&self.pool)
+            .await?;
+            row.map(|r| {
+                let player = Player {
+                    id: PlayerId(r.try_get("id")?),
+                    name: r.try_get("name")?,
+                };
+                Ok((player, r.try_get("password_hash")?))
+            })
+            .transpose()
+        })
+    }
+
+    fn session_info<'a>(&'a self, token_hash: &'a str) -> StoreFuture<'a, Option<PlayerInfo>> {
+        Box::pin(async move {
+            let row = sqlx::query(
+                "SELECT p.id, p.name, p.created_at, p.password_hash FROM sessions s \
+                 JOIN players p ON p.id = s.player_id WHERE s.token_hash = $1",
+            )
+            .bind(token_hash)
+            .fetch_optional(&self.pool)
+            .await?;
+            row.map(|r| {
+                let hash: Option<String> = r.try_get("password_hash")?;
+                Ok(PlayerInfo {
+                    player: Player {
+                        id: PlayerId(r.try_get("id")?),
+                        name: r.try_get("name")?,
+                    },
+                    registered: hash.is_some(),
+                    created_at: r.try_get("created_at")?,
+                })
+            })
+            .transpose()
+        })
+    }
+
+    fn create_session<'a>(&'a self, token_hash: &'a str, player: PlayerId) -> StoreFuture<'a, ()> {
+        Box::pin(async move {
+            sqlx::query(
+                "INSERT INTO sessions (token_hash, player_id, created_at) VALUES ($1, $2, $3)",
+            )
+            .bind(token_hash)
+            .bind(player.0)
+            .bind(crate::now_ms())
+            .execute(&self.pool)
+            .await?;
+            Ok(())
+        })
+    }
+
+    fn sessions(&self, player: PlayerId) -> StoreFuture<'_, Vec<SessionRecord>> {
+        Box::pin(async move {
+            let rows = sqlx::query(
+                "SELECT token_hash, created_at FROM sessions WHERE player_id = $1 \
+                 ORDER BY created_at, token_hash",
+            )
+            .bind(player.0)
+            .fetch_all(&self.pool)
+            .await?;
+            rows.iter()
+                .map(|r| {
+                    Ok(SessionRecord {
+                        token_hash: r.try_get("token_hash")?,
+                        created_at: r.try_get("created_at")?,
+                    })
+                })
+                .collect()
+        })
+    }
+
+    fn end_sessions<'a>(&'a self, player: PlayerId, hashes: &'a [String]) -> StoreFuture<'a, u64> {
+        Box::pin(async move {
+            let mut tx = self.pool.begin().await?;
+            let mut ended = 0;
+            for hash in hashes {
+                ended +=
+                    sqlx::query("DELETE FROM sessions WHERE player_id = $1 AND token_hash = $2")
+                        .bind(player.0)
+                        .bind(hash)
+                        .execute(&mut *tx)
+                        .await?
+                        .rows_affected();
+            }
+            tx.commit().await?;
+            Ok(ended)
+        })
+    }
+
+    fn set_password<'a>(&'a self, player: PlayerId, hash: &'a str) -> StoreFuture<'a, ()> {
+        Box::pin(async move {
+            sqlx::query(
+                "UPDATE players SET password_hash = $1 WHERE id = $2 AND password_hash IS NOT NULL",
+            )
+            .bind(hash)
+            .bind(player.0)
+            .execute(&self.pool)
+            .await?;
+            Ok(())
         })
     }
 

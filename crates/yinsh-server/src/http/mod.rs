@@ -25,22 +25,36 @@ use crate::store::{ArchiveQuery, StoreErrorKind, StoredGame};
 use crate::vocab::{GameId, Level};
 use crate::{Config, Ctx};
 
+mod account;
+
 #[derive(Clone)]
 struct App {
     ctx: Ctx,
     config: Config,
+    /// Failed log-ins, for their limit.
+    failures: crate::account::Failures,
 }
+
+/// The address a connection comes from (the reverse proxy's, behind one), put in each
+/// request's extensions by the accept loop.
+#[derive(Debug, Clone, Copy)]
+pub struct Peer(pub std::net::SocketAddr);
 
 /// Every route of the server.
 pub fn router(ctx: Ctx, config: Config) -> Router {
     let static_dir = config.static_dir.clone();
-    let app = App { ctx, config };
+    let app = App {
+        ctx,
+        config,
+        failures: crate::account::Failures::default(),
+    };
     let api = Router::new()
         .route("/api/health", get(health))
         .route("/api/tables", get(tables))
         .route("/api/stats", get(stats))
         .route("/api/session", post(new_session))
         .route("/api/session/rotate", post(rotate_session))
+        .merge(account::routes())
         .route("/api/archive", get(archive))
         .route("/api/archive/{id}", get(archived_game))
         .route("/api/archive/{id}/record", get(record))
@@ -95,7 +109,7 @@ async fn no_client() -> impl IntoResponse {
 }
 
 /// An HTTP error: a status and a message, sent as `{"error": "…"}`.
-struct ApiError {
+pub(crate) struct ApiError {
     status: StatusCode,
     message: String,
 }
@@ -302,7 +316,7 @@ async fn upgrade(
         .unwrap_or_default();
     // Frames up to 1 MiB are read (and answered "too large" above the configured
     // limit); anything bigger ends the connection.
-    let App { ctx, config } = app;
+    let App { ctx, config, .. } = app;
     // Small buffers: thousands of connections each hold one; messages are small.
     let mut response = ws
         .read_buffer_size(8 * 1024)

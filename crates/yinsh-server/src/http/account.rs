@@ -1,0 +1,446 @@
+//! The account endpoints: register, log in and out, who am I, change the password,
+//! list and end one's sessions. JSON in and out, same-origin only for changes, the
+//! session cookie as for guests.
+
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{Path, State};
+use axum::http::header::{RETRY_AFTER, SET_COOKIE};
+use axum::http::{HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{delete, get, post};
+use axum::{Extension, Json, Router};
+use serde::Deserialize;
+use tokio::time::Instant;
+
+use super::{ApiError, App, Peer, no_store, same_origin};
+use crate::account::{self, check_name, check_password, skeleton};
+use crate::protocol::{AccountView, SessionView};
+use crate::session::{self, COOKIE_NAME, hash_token, new_token, token_of};
+use crate::store::{NewAccount, Player, Registration, StoreErrorKind};
+
+/// The account routes (merged into the API router).
+pub(super) fn routes() -> Router<App> {
+    Router::new()
+        .route("/api/account", get(who_am_i))
+        .route("/api/account/register", post(register))
+        .route("/api/account/login", post(login))
+        .route("/api/account/logout", post(logout))
+        .route("/api/account/password", post(change_password))
+        .route(
+            "/api/account/sessions",
+            get(sessions).delete(end_other_sessions),
+        )
+        .route("/api/account/sessions/{id}", delete(end_session))
+}
+
+/// A name and a password, as the register and log-in forms send them.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Credentials {
+    name: String,
+    password: String,
+}
+
+/// The old and the new password.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PasswordChange {
+    old: String,
+    new: String,
+}
+
+/// How many hex digits of a session's token hash name it in the list (enough to tell
+/// one's sessions apart, too few to be worth anything else).
+const SESSION_ID_LEN: usize = 16;
+
+fn bad_request(message: impl Into<String>) -> Response {
+    ApiError::new(StatusCode::BAD_REQUEST, message).into_response()
+}
+
+fn foreign() -> Response {
+    ApiError::new(
+        StatusCode::FORBIDDEN,
+        "requests from other sites are refused",
+    )
+    .into_response()
+}
+
+fn no_session() -> Response {
+    ApiError::new(StatusCode::UNAUTHORIZED, "not logged in").into_response()
+}
+
+/// A JSON body that did not read: a 400 with the reason.
+fn unreadable(e: JsonRejection) -> Response {
+    bad_request(format!("the request could not be read: {}", e.body_text()))
+}
+
+fn account_json(player: &Player, registered: bool, created_at: Option<i64>) -> AccountView {
+    AccountView {
+        id: player.id.0,
+        name: player.name.clone(),
+        registered,
+        created_at,
+    }
+}
+
+/// Hashes off the async threads (argon2 takes tens of milliseconds on purpose).
+async fn blocking<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+    tokio::task::spawn_blocking(f)
+        .await
+        .expect("password hashing does not panic")
+}
+
+/// `GET /api/account`: the session's player; 401 without a session (none is made).
+async fn who_am_i(State(app): State<App>, headers: HeaderMap) -> Response {
+    let Some(token) = token_of(&headers) else {
+        return no_session();
+    };
+    match app.ctx.store.session_info(&hash_token(&token)).await {
+        Ok(Some(info)) => Json(account_json(
+            &info.player,
+            info.registered,
+            Some(info.created_at),
+        ))
+        .into_response(),
+        Ok(None) => no_session(),
+        Err(e) => ApiError::store(&e).into_response(),
+    }
+}
+
+/// `POST /api/account/register {"name","password"}`: the session's guest (a new one
+/// without a session) becomes an account with that name, keeping its seats and games,
+/// with a new session token (the cookie; the guest's token ends, its connections
+/// close): 201 and the account. 400 for a name or password the rules refuse, 409 for
+/// a name taken (or one a reader would confuse with it) and for a session that has an
+/// account already.
+async fn register(
+    State(app): State<App>,
+    headers: HeaderMap,
+    body: Result<Json<Credentials>, JsonRejection>,
+) -> Response {
+    if !same_origin(&headers) {
+        return foreign();
+    }
+    let Json(form) = match body {
+        Ok(b) => b,
+        Err(e) => return unreadable(e),
+    };
+    if let Err(problem) = check_name(&form.name) {
+        return bad_request(problem.message());
+    }
+    if let Err(problem) = check_password(&form.password) {
+        return bad_request(problem);
+    }
+    let (_, new) = match session::identify(app.ctx.store.as_ref(), &headers).await {
+        Ok(found) => found,
+        Err(e) => return ApiError::store(&e).into_response(),
+    };
+    let Some(token) = session::session_token(&headers, new.as_deref()) else {
+        return no_session();
+    };
+    let password = form.password;
+    let account = NewAccount {
+        skeleton: skeleton(&form.name),
+        name: form.name,
+        password_hash: blocking(move || account::hash_password(&password)).await,
+    };
+    let player = match app.ctx.store.register(&hash_token(&token), &account).await {
+        Ok(Registration::Registered(player)) => player,
+        Ok(Registration::AlreadyRegistered) => {
+            return ApiError::new(
+                StatusCode::CONFLICT,
+                "this session has an account; log out first",
+            )
+            .into_response();
+        }
+        Ok(Registration::NoSession) => return no_session(),
+        Err(e) if e.kind == StoreErrorKind::Conflict => {
+            return ApiError::new(StatusCode::CONFLICT, "that name is taken").into_response();
+        }
+        Err(e) => return ApiError::store(&e).into_response(),
+    };
+    tracing::info!(player = %player.id, "registered as {}", player.name);
+    // The player stays (seats, games), the token does not: whoever planted or saw the
+    // guest's token has no hold on the account (session fixation).
+    let token = match session::rotate(app.ctx.store.as_ref(), &token).await {
+        Ok(Some((_, rotated))) => {
+            app.ctx.sessions.close_all(&hash_token(&token));
+            rotated
+        }
+        Ok(None) => return no_session(),
+        Err(e) => return ApiError::store(&e).into_response(),
+    };
+    let mut response =
+        (StatusCode::CREATED, Json(account_json(&player, true, None))).into_response();
+    session::set_cookie(response.headers_mut(), &token);
+    no_store(&mut response);
+    response
+}
+
+/// `POST /api/account/login {"name","password"}`: a new session of that account (the
+/// cookie), 200 and the account; the session the request came with ends. 401 "wrong
+/// name or password" whichever was wrong (and as slowly for a name nobody has); 429
+/// with `Retry-After` after too many failures for the name or from the address.
+async fn login(
+    State(app): State<App>,
+    peer: Option<Extension<Peer>>,
+    headers: HeaderMap,
+    body: Result<Json<Credentials>, JsonRejection>,
+) -> Response {
+    if !same_origin(&headers) {
+        return foreign();
+    }
+    let Json(form) = match body {
+        Ok(b) => b,
+        Err(e) => return unreadable(e),
+    };
+    let addr = peer.map_or_else(String::new, |Extension(Peer(a))| a.ip().to_string());
+    let now = Instant::now();
+    if let Some(until) = app.failures.blocked_until(&form.name, &addr, now) {
+        return too_many(until - now);
+    }
+    if form.password.len() > account::PASSWORD_MAX {
+        return bad_request("a password has at most 256 bytes");
+    }
+    let found = match app.ctx.store.account(&form.name).await {
+        Ok(found) => found,
+        Err(e) => return ApiError::store(&e).into_response(),
+    };
+    let hash = found
+        .as_ref()
+        .map_or_else(|| account::decoy_hash().to_owned(), |(_, h)| h.clone());
+    let password = form.password;
+    let matches = blocking(move || account::verify_password(&password, &hash)).await;
+    let Some((player, _)) = found.filter(|_| matches) else {
+        app.failures.failed(&form.name, &addr, now);
+        tracing::info!(%addr, "failed log-in");
+        return ApiError::new(StatusCode::UNAUTHORIZED, "wrong name or password").into_response();
+    };
+    app.failures.succeeded(&form.name);
+    let token = new_token();
+    if let Err(e) = app
+        .ctx
+        .store
+        .create_session(&hash_token(&token), player.id)
+        .await
+    {
+        return ApiError::store(&e).into_response();
+    }
+    if let Some(old) = token_of(&headers) {
+        end_session_of(&app, &old).await;
+    }
+    let mut response = Json(account_json(&player, true, None)).into_response();
+    session::set_cookie(response.headers_mut(), &token);
+    no_store(&mut response);
+    response
+}
+
+fn too_many(wait: std::time::Duration) -> Response {
+    let mut response = ApiError::new(
+        StatusCode::TOO_MANY_REQUESTS,
+        "too many failed log-ins; try again later",
+    )
+    .into_response();
+    let secs = wait.as_secs().max(1).to_string();
+    if let Ok(v) = HeaderValue::from_str(&secs) {
+        response.headers_mut().insert(RETRY_AFTER, v);
+    }
+    response
+}
+
+/// Ends the session of `token` (whoever's it is) and closes its connections.
+async fn end_session_of(app: &App, token: &str) {
+    let hash = hash_token(token);
+    if let Ok(Some(info)) = app.ctx.store.session_info(&hash).await {
+        let _ = app
+            .ctx
+            .store
+            .end_sessions(info.player.id, std::slice::from_ref(&hash))
+            .await;
+    }
+    app.ctx.sessions.close_all(&hash);
+}
+
+/// `POST /api/account/logout`: the session ends, its connections close and the cookie
+/// is cleared (the next visit is a new guest's). 200 also without a session.
+async fn logout(State(app): State<App>, headers: HeaderMap) -> Response {
+    if !same_origin(&headers) {
+        return foreign();
+    }
+    if let Some(token) = token_of(&headers) {
+        end_session_of(&app, &token).await;
+    }
+    let mut response = Json(serde_json::json!({})).into_response();
+    let clear = format!("{COOKIE_NAME}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax");
+    if let Ok(v) = HeaderValue::from_str(&clear) {
+        response.headers_mut().append(SET_COOKIE, v);
+    }
+    no_store(&mut response);
+    response
+}
+
+/// The account of the request's session, or the answer to give instead.
+async fn registered(app: &App, headers: &HeaderMap) -> Result<(Player, String), Response> {
+    let Some(token) = token_of(headers) else {
+        return Err(no_session());
+    };
+    let hash = hash_token(&token);
+    match app.ctx.store.session_info(&hash).await {
+        Ok(Some(info)) if info.registered => Ok((info.player, hash)),
+        Ok(Some(_)) => {
+            Err(ApiError::new(StatusCode::FORBIDDEN, "guests have no account").into_response())
+        }
+        Ok(None) => Err(no_session()),
+        Err(e) => Err(ApiError::store(&e).into_response()),
+    }
+}
+
+/// `POST /api/account/password {"old","new"}`: the account's password changes and
+/// every other session of it ends (a thief with a stolen session is out). 401 for a
+/// wrong old password (it counts as a failed log-in).
+async fn change_password(
+    State(app): State<App>,
+    peer: Option<Extension<Peer>>,
+    headers: HeaderMap,
+    body: Result<Json<PasswordChange>, JsonRejection>,
+) -> Response {
+    if !same_origin(&headers) {
+        return foreign();
+    }
+    let Json(change) = match body {
+        Ok(b) => b,
+        Err(e) => return unreadable(e),
+    };
+    let (player, current) = match registered(&app, &headers).await {
+        Ok(found) => found,
+        Err(response) => return response,
+    };
+    let addr = peer.map_or_else(String::new, |Extension(Peer(a))| a.ip().to_string());
+    let now = Instant::now();
+    if let Some(until) = app.failures.blocked_until(&player.name, &addr, now) {
+        return too_many(until - now);
+    }
+    if let Err(problem) = check_password(&change.new) {
+        return bad_request(problem);
+    }
+    let hash = match app.ctx.store.account(&player.name).await {
+        Ok(Some((_, hash))) => hash,
+        Ok(None) => return no_session(),
+        Err(e) => return ApiError::store(&e).into_response(),
+    };
+    let old = change.old;
+    if !blocking(move || account::verify_password(&old, &hash)).await {
+        app.failures.failed(&player.name, &addr, now);
+        return ApiError::new(StatusCode::UNAUTHORIZED, "wrong password").into_response();
+    }
+    let new = change.new;
+    let hash = blocking(move || account::hash_password(&new)).await;
+    if let Err(e) = app.ctx.store.set_password(player.id, &hash).await {
+        return ApiError::store(&e).into_response();
+    }
+    if let Err(response) = end_others(&app, &player, &current).await {
+        return response;
+    }
+    Json(serde_json::json!({})).into_response()
+}
+
+/// Ends every session of `player` but `current`; closes their connections.
+async fn end_others(app: &App, player: &Player, current: &str) -> Result<u64, Response> {
+    let others: Vec<String> = match app.ctx.store.sessions(player.id).await {
+        Ok(list) => list
+            .into_iter()
+            .map(|s| s.token_hash)
+            .filter(|h| h != current)
+            .collect(),
+        Err(e) => return Err(ApiError::store(&e).into_response()),
+    };
+    let ended = app
+        .ctx
+        .store
+        .end_sessions(player.id, &others)
+        .await
+        .map_err(|e| ApiError::store(&e).into_response())?;
+    for hash in &others {
+        app.ctx.sessions.close_all(hash);
+    }
+    Ok(ended)
+}
+
+/// `GET /api/account/sessions`: the account's sessions, oldest first, each with a
+/// short `id`, when it began and whether it is this one.
+async fn sessions(State(app): State<App>, headers: HeaderMap) -> Response {
+    let (player, current) = match registered(&app, &headers).await {
+        Ok(found) => found,
+        Err(response) => return response,
+    };
+    match app.ctx.store.sessions(player.id).await {
+        Ok(list) => {
+            let views: Vec<SessionView> = list
+                .into_iter()
+                .map(|s| SessionView {
+                    id: s.token_hash[..SESSION_ID_LEN].to_owned(),
+                    created_at: s.created_at,
+                    current: s.token_hash == current,
+                })
+                .collect();
+            let mut response = Json(views).into_response();
+            no_store(&mut response);
+            response
+        }
+        Err(e) => ApiError::store(&e).into_response(),
+    }
+}
+
+/// `DELETE /api/account/sessions`: signs out everywhere else; `{"ended": n}`.
+async fn end_other_sessions(State(app): State<App>, headers: HeaderMap) -> Response {
+    if !same_origin(&headers) {
+        return foreign();
+    }
+    let (player, current) = match registered(&app, &headers).await {
+        Ok(found) => found,
+        Err(response) => return response,
+    };
+    match end_others(&app, &player, &current).await {
+        Ok(ended) => Json(serde_json::json!({ "ended": ended })).into_response(),
+        Err(response) => response,
+    }
+}
+
+/// `DELETE /api/account/sessions/{id}`: ends one of the account's sessions (404 when
+/// it has none with that id).
+async fn end_session(
+    State(app): State<App>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> Response {
+    if !same_origin(&headers) {
+        return foreign();
+    }
+    let (player, _) = match registered(&app, &headers).await {
+        Ok(found) => found,
+        Err(response) => return response,
+    };
+    let list = match app.ctx.store.sessions(player.id).await {
+        Ok(list) => list,
+        Err(e) => return ApiError::store(&e).into_response(),
+    };
+    let Some(hash) = list
+        .into_iter()
+        .map(|s| s.token_hash)
+        .find(|h| id.len() == SESSION_ID_LEN && h.starts_with(&id))
+    else {
+        return ApiError::new(StatusCode::NOT_FOUND, "no such session").into_response();
+    };
+    match app
+        .ctx
+        .store
+        .end_sessions(player.id, std::slice::from_ref(&hash))
+        .await
+    {
+        Ok(_) => {
+            app.ctx.sessions.close_all(&hash);
+            Json(serde_json::json!({})).into_response()
+        }
+        Err(e) => ApiError::store(&e).into_response(),
+    }
+}
