@@ -69,11 +69,6 @@ fn no_session() -> Response {
     ApiError::new(StatusCode::UNAUTHORIZED, "not logged in").into_response()
 }
 
-/// A JSON body that did not read: a 400 with the reason.
-fn unreadable(e: JsonRejection) -> Response {
-    bad_request(format!("the request could not be read: {}", e.body_text()))
-}
-
 fn account_json(player: &Player, registered: bool, created_at: Option<i64>) -> AccountView {
     AccountView {
         id: player.id.0,
@@ -81,6 +76,28 @@ fn account_json(player: &Player, registered: bool, created_at: Option<i64>) -> A
         registered,
         created_at,
     }
+}
+
+/// The body of a changing request from this site's pages, or the answer to give: 403
+/// from another site's page, 400 for a body that does not read.
+fn read_body<T>(headers: &HeaderMap, body: Result<Json<T>, JsonRejection>) -> Result<T, ApiError> {
+    if !same_origin(headers) {
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "requests from other sites are refused",
+        ));
+    }
+    body.map(|Json(b)| b).map_err(|e| {
+        ApiError::new(
+            StatusCode::BAD_REQUEST,
+            format!("the request could not be read: {}", e.body_text()),
+        )
+    })
+}
+
+/// The address a request came from, for the log-in limits ("" when unknown).
+fn address(peer: Option<Extension<Peer>>) -> String {
+    peer.map_or_else(String::new, |Extension(Peer(a))| a.ip().to_string())
 }
 
 /// Hashes off the async threads (argon2 takes tens of milliseconds on purpose).
@@ -118,12 +135,9 @@ async fn register(
     headers: HeaderMap,
     body: Result<Json<Credentials>, JsonRejection>,
 ) -> Response {
-    if !same_origin(&headers) {
-        return foreign();
-    }
-    let Json(form) = match body {
+    let form = match read_body(&headers, body) {
         Ok(b) => b,
-        Err(e) => return unreadable(e),
+        Err(e) => return e.into_response(),
     };
     if let Err(problem) = check_name(&form.name) {
         return bad_request(problem.message());
@@ -187,14 +201,11 @@ async fn login(
     headers: HeaderMap,
     body: Result<Json<Credentials>, JsonRejection>,
 ) -> Response {
-    if !same_origin(&headers) {
-        return foreign();
-    }
-    let Json(form) = match body {
+    let form = match read_body(&headers, body) {
         Ok(b) => b,
-        Err(e) => return unreadable(e),
+        Err(e) => return e.into_response(),
     };
-    let addr = peer.map_or_else(String::new, |Extension(Peer(a))| a.ip().to_string());
+    let addr = address(peer);
     let now = Instant::now();
     if let Some(until) = app.failures.blocked_until(&form.name, &addr, now) {
         return too_many(until - now);
@@ -304,18 +315,15 @@ async fn change_password(
     headers: HeaderMap,
     body: Result<Json<PasswordChange>, JsonRejection>,
 ) -> Response {
-    if !same_origin(&headers) {
-        return foreign();
-    }
-    let Json(change) = match body {
+    let change = match read_body(&headers, body) {
         Ok(b) => b,
-        Err(e) => return unreadable(e),
+        Err(e) => return e.into_response(),
     };
     let (player, current) = match registered(&app, &headers).await {
         Ok(found) => found,
-        Err(response) => return response,
+        Err(e) => return e.into_response(),
     };
-    let addr = peer.map_or_else(String::new, |Extension(Peer(a))| a.ip().to_string());
+    let addr = address(peer);
     let now = Instant::now();
     if let Some(until) = app.failures.blocked_until(&player.name, &addr, now) {
         return too_many(until - now);
