@@ -25,6 +25,7 @@ pub mod i18n;
 pub mod loadtest;
 pub mod lobby;
 pub mod protocol;
+pub mod rating;
 pub mod refusal;
 pub mod session;
 pub mod store;

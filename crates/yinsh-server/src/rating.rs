@@ -1,0 +1,326 @@
+//! Glicko-2 ratings as lichess uses them: each game rated on its own, the deviation
+//! growing with the time between games, one rating per category (variant and time
+//! class). The algorithm is the `skillratings` crate's; this module sets its constants
+//! and adds the ageing and the limits. Pure: the store keeps the numbers.
+
+use skillratings::Outcomes;
+use skillratings::glicko2::{Glicko2Config, Glicko2Rating, glicko2};
+
+use crate::protocol::{TableOptions, VariantName};
+
+/// A new player's rating.
+pub const START_RATING: f64 = 1500.0;
+/// A new player's deviation (the most a deviation grows to).
+pub const MAX_DEVIATION: f64 = 500.0;
+/// The least a deviation shrinks to: a settled rating still moves.
+pub const MIN_DEVIATION: f64 = 45.0;
+/// A new player's volatility.
+pub const START_VOLATILITY: f64 = 0.09;
+/// Volatility stays within these bounds (lichess's).
+pub const VOLATILITY: std::ops::RangeInclusive<f64> = 0.06..=0.09;
+/// The system constant τ: how fast volatility may change.
+pub const TAU: f64 = 0.75;
+/// A rating is provisional while its deviation is at least this.
+pub const PROVISIONAL_DEVIATION: f64 = 110.0;
+/// Rating periods per day: the deviation grows by one period's volatility about every
+/// 4.7 days without games (lichess's constant).
+pub const PERIODS_PER_DAY: f64 = 0.21436;
+
+/// The Glicko-2 scale factor (Glickman: 400 / ln 10).
+const SCALE: f64 = 173.7178;
+
+/// One player's rating in one category.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Rating {
+    /// The rating.
+    pub rating: f64,
+    /// Its deviation (RD): how uncertain it is.
+    pub deviation: f64,
+    /// Its volatility: how erratic the player's results are.
+    pub volatility: f64,
+    /// Rated games played in the category.
+    pub games: u32,
+    /// When the last rated game ended, in milliseconds since 1970 (`None`: never).
+    pub last_game_ms: Option<i64>,
+}
+
+impl Default for Rating {
+    fn default() -> Rating {
+        Rating {
+            rating: START_RATING,
+            deviation: MAX_DEVIATION,
+            volatility: START_VOLATILITY,
+            games: 0,
+            last_game_ms: None,
+        }
+    }
+}
+
+impl Rating {
+    /// Whether the rating is still provisional (shown with a `?`).
+    pub fn provisional(&self) -> bool {
+        self.deviation >= PROVISIONAL_DEVIATION
+    }
+
+    /// The rating at `now_ms`: its deviation grown by the time since the last game
+    /// (`φ' = √(φ² + σ²·t)`, `t` in rating periods), at most [`MAX_DEVIATION`].
+    pub fn at(&self, now_ms: i64) -> Rating {
+        let Some(last) = self.last_game_ms else {
+            return *self;
+        };
+        let days = (now_ms - last).max(0) as f64 / 86_400_000.0;
+        let periods = days * PERIODS_PER_DAY;
+        let phi = self.deviation / SCALE;
+        let grown = (phi * phi + self.volatility * self.volatility * periods).sqrt() * SCALE;
+        Rating {
+            deviation: grown.min(MAX_DEVIATION),
+            ..*self
+        }
+    }
+
+    fn glicko(&self) -> Glicko2Rating {
+        Glicko2Rating {
+            rating: self.rating,
+            deviation: self.deviation,
+            volatility: self.volatility,
+        }
+    }
+
+    fn after(&self, new: Glicko2Rating, now_ms: i64) -> Rating {
+        Rating {
+            rating: new.rating,
+            deviation: new.deviation.clamp(MIN_DEVIATION, MAX_DEVIATION),
+            volatility: new.volatility.clamp(*VOLATILITY.start(), *VOLATILITY.end()),
+            games: self.games + 1,
+            last_game_ms: Some(now_ms),
+        }
+    }
+}
+
+/// The result of a rated game, for the rating: White's score.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Score {
+    /// White won.
+    White,
+    /// Black won.
+    Black,
+    /// A draw.
+    Draw,
+}
+
+/// White's and Black's ratings after a game that ended at `now_ms` with `score`, each
+/// first aged to `now_ms`.
+pub fn rate(white: &Rating, black: &Rating, score: Score, now_ms: i64) -> (Rating, Rating) {
+    let (w, b) = (white.at(now_ms), black.at(now_ms));
+    let outcome = match score {
+        Score::White => Outcomes::WIN,
+        Score::Black => Outcomes::LOSS,
+        Score::Draw => Outcomes::DRAW,
+    };
+    let config = Glicko2Config {
+        tau: TAU,
+        ..Glicko2Config::new()
+    };
+    let (nw, nb) = glicko2(&w.glicko(), &b.glicko(), &outcome, &config);
+    (w.after(nw, now_ms), b.after(nb, now_ms))
+}
+
+/// How long a game of a time control is expected to last, in seconds: the initial time
+/// and the increments of 30 turns each (a YINSH game has about 30 ring moves a player).
+pub fn estimated_secs(minutes: u32, increment: u32) -> u32 {
+    minutes * 60 + 30 * increment
+}
+
+/// The time classes of rated games, by [`estimated_secs`]. Named so that none is the
+/// Blitz variant.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum TimeClass {
+    /// Under 3 minutes.
+    Bullet,
+    /// 3 to under 8 minutes.
+    Quick,
+    /// 8 to under 25 minutes.
+    Rapid,
+    /// 25 minutes or more.
+    Classical,
+}
+
+impl TimeClass {
+    /// The class of a game expected to last `secs`.
+    pub fn of(secs: u32) -> TimeClass {
+        match secs {
+            0..180 => TimeClass::Bullet,
+            180..480 => TimeClass::Quick,
+            480..1500 => TimeClass::Rapid,
+            _ => TimeClass::Classical,
+        }
+    }
+
+    /// `bullet`, `quick`, `rapid`, `classical`.
+    pub fn name(self) -> &'static str {
+        match self {
+            TimeClass::Bullet => "bullet",
+            TimeClass::Quick => "quick",
+            TimeClass::Rapid => "rapid",
+            TimeClass::Classical => "classical",
+        }
+    }
+}
+
+/// The rating category of a game with `options` (`standard-rapid`, `blitz-bullet`, …):
+/// `None` for an untimed game, which cannot be rated.
+pub fn category(options: &TableOptions) -> Option<String> {
+    let time = options.time?;
+    let variant = match options.variant {
+        VariantName::Standard => "standard",
+        VariantName::Blitz => "blitz",
+    };
+    let class = TimeClass::of(estimated_secs(time.minutes, time.increment));
+    Some(format!("{variant}-{}", class.name()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use skillratings::glicko2::glicko2_rating_period;
+
+    fn close(a: f64, b: f64, within: f64) -> bool {
+        (a - b).abs() <= within
+    }
+
+    #[test]
+    fn the_crate_reproduces_glickmans_worked_example() {
+        // Glickman, "Example of the Glicko-2 system" (2013): a 1500/200/0.06 player
+        // beats a 1400/30 one and loses to 1550/100 and 1700/300, τ = 0.5.
+        let player = Glicko2Rating {
+            rating: 1500.0,
+            deviation: 200.0,
+            volatility: 0.06,
+        };
+        let opponent = |rating, deviation| Glicko2Rating {
+            rating,
+            deviation,
+            volatility: 0.06,
+        };
+        let results = [
+            (opponent(1400.0, 30.0), Outcomes::WIN),
+            (opponent(1550.0, 100.0), Outcomes::LOSS),
+            (opponent(1700.0, 300.0), Outcomes::LOSS),
+        ];
+        let config = Glicko2Config {
+            tau: 0.5,
+            ..Glicko2Config::new()
+        };
+        let after = glicko2_rating_period(&player, &results, &config);
+        assert!(close(after.rating, 1464.06, 0.01), "{after:?}");
+        assert!(close(after.deviation, 151.52, 0.01), "{after:?}");
+        assert!(close(after.volatility, 0.05999, 0.00001), "{after:?}");
+    }
+
+    #[test]
+    fn a_game_moves_both_ratings_and_counts() {
+        let (w, b) = rate(&Rating::default(), &Rating::default(), Score::White, 1_000);
+        assert!(w.rating > START_RATING && b.rating < START_RATING);
+        assert!(close(
+            w.rating - START_RATING,
+            START_RATING - b.rating,
+            1e-6
+        ));
+        assert!(w.deviation < MAX_DEVIATION && w.provisional());
+        assert_eq!((w.games, b.games, w.last_game_ms), (1, 1, Some(1_000)));
+        let (dw, db) = rate(&Rating::default(), &Rating::default(), Score::Draw, 1_000);
+        assert!(close(dw.rating, START_RATING, 1e-6) && close(db.rating, START_RATING, 1e-6));
+    }
+
+    #[test]
+    fn deviations_grow_with_time_and_stay_in_bounds() {
+        let settled = Rating {
+            rating: 1800.0,
+            deviation: 50.0,
+            volatility: 0.06,
+            games: 100,
+            last_game_ms: Some(0),
+        };
+        assert_eq!(settled.at(0).deviation, 50.0);
+        let month = settled.at(30 * 86_400_000).deviation;
+        let year = settled.at(365 * 86_400_000).deviation;
+        assert!(
+            50.0 < month && month < year && year <= MAX_DEVIATION,
+            "{month} {year}"
+        );
+        assert_eq!(
+            settled.at(1_000 * 365 * 86_400_000).deviation,
+            MAX_DEVIATION
+        );
+        // Many games against equals: the deviation settles at its floor, never below.
+        let (mut a, mut b) = (Rating::default(), Rating::default());
+        for i in 0..400 {
+            let score = if i % 2 == 0 {
+                Score::White
+            } else {
+                Score::Black
+            };
+            (a, b) = rate(&a, &b, score, 1_000 + i);
+        }
+        assert!(a.deviation >= MIN_DEVIATION && !a.provisional(), "{a:?}");
+        assert!(VOLATILITY.contains(&a.volatility));
+    }
+
+    #[test]
+    fn categories_by_variant_and_time_class() {
+        use crate::protocol::TimeSetting;
+        let timed = |variant, minutes, increment| TableOptions {
+            variant,
+            time: Some(TimeSetting { minutes, increment }),
+            ..TableOptions::default()
+        };
+        assert_eq!(category(&TableOptions::default()), None);
+        let std = VariantName::Standard;
+        assert_eq!(category(&timed(std, 1, 0)).unwrap(), "standard-bullet");
+        assert_eq!(category(&timed(std, 2, 2)).unwrap(), "standard-quick");
+        assert_eq!(category(&timed(std, 10, 5)).unwrap(), "standard-rapid");
+        assert_eq!(category(&timed(std, 30, 0)).unwrap(), "standard-classical");
+        assert_eq!(
+            category(&timed(VariantName::Blitz, 5, 3)).unwrap(),
+            "blitz-quick"
+        );
+    }
+}
+
+#[cfg(test)]
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn rating() -> impl Strategy<Value = Rating> {
+        (
+            800.0..2800.0f64,
+            MIN_DEVIATION..MAX_DEVIATION,
+            0.06..0.09f64,
+            0..500u32,
+        )
+            .prop_map(|(rating, deviation, volatility, games)| Rating {
+                rating,
+                deviation,
+                volatility,
+                games,
+                last_game_ms: Some(0),
+            })
+    }
+
+    proptest! {
+        #[test]
+        fn a_win_never_lowers_the_winner_nor_raises_the_loser(
+            white in rating(), black in rating(), later in 0..(400 * 86_400_000i64),
+        ) {
+            let (w, b) = rate(&white, &black, Score::White, later);
+            prop_assert!(w.rating >= white.rating && b.rating <= black.rating);
+            let (w, b) = rate(&white, &black, Score::Black, later);
+            prop_assert!(w.rating <= white.rating && b.rating >= black.rating);
+            for r in [w, b] {
+                prop_assert!((MIN_DEVIATION..=MAX_DEVIATION).contains(&r.deviation));
+                prop_assert!(VOLATILITY.contains(&r.volatility));
+            }
+        }
+    }
+}
