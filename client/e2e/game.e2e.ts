@@ -171,9 +171,9 @@ test.describe.serial("a complete game", () => {
         // Both players and the spectator see the action: the pieces and the move list.
         for (const page of everyone) {
           await expectPieces(page, expected, `after action ${n + 1} (${a.token})`);
-          await expect(page.locator('[data-testid="moves"] li')).toHaveCount(n + 1);
+          await expect(page.locator('[data-testid="moves"] .act')).toHaveCount(n + 1);
         }
-        await expect(spectator.page.locator('[data-testid="moves"] li').last()).toHaveText(a.token);
+        await expect(spectator.page.locator('[data-testid="moves"] .act').last()).toHaveText(a.token);
       });
       if (n === 40) await screenshot(white.page, "game-in-progress");
     }
@@ -218,7 +218,7 @@ test.describe.serial("a complete game", () => {
     // Frame 0 is the empty board; forward and back step one action at a time.
     const position = page.getByTestId("replay-position");
     await expect(position).toHaveText(`Action 0 of ${total}`);
-    await expect(page.locator('[data-testid="replay-moves"] li')).toHaveCount(total);
+    await expect(page.locator('[data-testid="replay-moves"] .act')).toHaveCount(total);
     await expectPieces(page, []);
     for (let n = 1; n <= 3; n++) {
       await page.getByTestId("replay-forward").click();
