@@ -4,7 +4,7 @@
 // Screenshots of both pages at every size go to test-results/screenshots/.
 
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { boardOf, expectMyTurn, expectNoPageErrors, hit, myName, newPlayer, pointsWith, screenshot, tableIdOf } from "./helpers";
+import { boardOf, expectMyTurn, expectNoPageErrors, hit, myName, newPlayer, pointsWith, screenshot, sitDown, tableIdOf } from "./helpers";
 
 const VIEWPORTS = [
   { width: 1366, height: 768 },
@@ -83,3 +83,35 @@ for (const vp of VIEWPORTS) {
     await player.close();
   });
 }
+
+test("the table's options form in German keeps each field with its words", async ({ browser }) => {
+  const player = await newPlayer(browser, { viewport: { width: 1366, height: 768 } });
+  const page = player.page;
+  await page.getByTestId("create-table").click();
+  await tableIdOf(page);
+  await sitDown(page, "white");
+  await page.getByTestId("language").selectOption("de");
+  await page.locator(".table-options summary").click();
+  await expect(page.getByTestId("opt-turns")).toBeVisible();
+  // "Zeit [10] Min. [5] + Sek." stays on one line: the label is no taller than its fields.
+  const label = (await page.locator(".table-options label").filter({ has: page.getByTestId("opt-timed") }).boundingBox())!;
+  const field = (await page.getByTestId("opt-minutes").boundingBox())!;
+  expect(label.height, "the time label on one line").toBeLessThan(field.height * 1.5);
+  // The turn limit's field is wide enough for its placeholder ("keins").
+  const fits = await page.getByTestId("opt-turns").evaluate((el) => {
+    const input = el as HTMLInputElement;
+    const probe = document.createElement("span");
+    probe.style.font = getComputedStyle(input).font;
+    probe.textContent = input.placeholder;
+    document.body.append(probe);
+    const need = probe.getBoundingClientRect().width;
+    probe.remove();
+    const style = getComputedStyle(input);
+    const room = input.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 16; // the spinner
+    return need <= room;
+  });
+  expect(fits, "the placeholder fits its field").toBe(true);
+  await page.locator(".table-options").screenshot({ path: "test-results/screenshots/table-options-de.png" });
+  expectNoPageErrors(player);
+  await player.close();
+});
