@@ -8,9 +8,12 @@ test("a player who lets the clock run out loses on time", async ({ browser }) =>
   test.setTimeout(150_000);
   const { white, black, whiteName } = await seatedPair(browser);
 
-  // The option, typed as a slash command: the server answers in the chat, both tables show it.
+  // The option, typed as a slash command: the chat tells the change once (its event, not
+  // also the reply to the command), both tables show it.
   await typeInChat(white.page, "/option time 1+0");
-  await expect(white.page.locator('[data-testid="chat-log"] .line.reply').last()).toContainText("Option changed");
+  const log = white.page.getByTestId("chat-log");
+  await expect(log.locator(".line.event").last()).toContainText("changed the options: Standard · 1 min + 0 s");
+  await expect(log.locator(".line.reply")).toHaveCount(0);
   for (const p of [white.page, black.page]) await expect(p.getByTestId("table-options")).toContainText("1 min + 0 s");
 
   await white.page.getByTestId("start").click();

@@ -28,7 +28,7 @@ async function playEngine(page: Page, press: (l: Locator) => Promise<void> = (l)
   await expect(boardOf(page)).toHaveAttribute("data-stage", "place");
 }
 
-const moves = (page: Page) => page.locator('[data-testid="moves"] li');
+const moves = (page: Page) => page.locator('[data-testid="moves"] .act');
 const piece = (page: Page, kind: string, color: string, at: string) =>
   page.locator(`svg.yinsh-board [data-piece="${kind}"][data-color="${color}"][data-at="${at}"]`);
 

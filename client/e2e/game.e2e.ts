@@ -171,12 +171,38 @@ test.describe.serial("a complete game", () => {
         // Both players and the spectator see the action: the pieces and the move list.
         for (const page of everyone) {
           await expectPieces(page, expected, `after action ${n + 1} (${a.token})`);
-          await expect(page.locator('[data-testid="moves"] li')).toHaveCount(n + 1);
+          await expect(page.locator('[data-testid="moves"] .act')).toHaveCount(n + 1);
         }
-        await expect(spectator.page.locator('[data-testid="moves"] li').last()).toHaveText(a.token);
+        await expect(spectator.page.locator('[data-testid="moves"] .act').last()).toHaveText(a.token);
+        // A turn that ends with a placement or a ring move: the opponent sees it marked.
+        const next = fixture.actions[n + 1];
+        if (next && next.color !== a.color && (a.stage === "place" || a.stage === "move")) {
+          const to = a.token.split("-").pop()!;
+          await expect(other.locator(`svg.yinsh-board [data-mark="to"][data-at="${to}"]`)).toHaveCount(1);
+          if (a.stage === "move") await expect(other.locator(`svg.yinsh-board [data-mark="from"][data-at="${a.token.split("-")[0]}"]`)).toHaveCount(1);
+        }
+        if (a.opponentRow) {
+          // Black removes the row White made: Black still sees White's move marked, not the removal.
+          await expect(mover.locator(`svg.yinsh-board [data-mark="to"][data-at="${fixture.actions[n - 1].token.split("-")[1]}"]`)).toHaveCount(1);
+        }
       });
+      if (n === 69) {
+        // Turn 66, black's `xd5-h9xi10;h5-h4`: White sees the row, the ring and the move marked.
+        for (const [kind, at] of [["row", "d5-h9"], ["ring", "i10"], ["from", "h5"], ["to", "h4"]]) {
+          await expect(white.page.locator(`svg.yinsh-board [data-mark="${kind}"][data-at="${at}"]`), `${kind} ${at}`).toHaveCount(1);
+        }
+        await expect(white.page.locator('[data-testid="moves"] .turn-cell[data-turn="66"]')).toHaveText("xd5-h9xi10;h5-h4");
+      }
       if (n === 40) await screenshot(white.page, "game-in-progress");
     }
+
+    // The move list holds one row per pair of turns, White's then Black's.
+    let turns = 0;
+    fixture.actions.forEach((a, i) => {
+      if (i === 0 || fixture.actions[i - 1].color !== a.color) turns++;
+    });
+    await expect(white.page.locator('[data-testid="moves"] li.turn-row')).toHaveCount(Math.ceil(turns / 2));
+    await expect(white.page.locator('[data-testid="moves"] .turn-cell[data-turn="50"]')).toHaveText("h5-i5;xh3-h7xi4");
 
     // The end: black reached the target. Everyone sees the result; the players get the replay link.
     for (const page of everyone) {
@@ -218,7 +244,7 @@ test.describe.serial("a complete game", () => {
     // Frame 0 is the empty board; forward and back step one action at a time.
     const position = page.getByTestId("replay-position");
     await expect(position).toHaveText(`Action 0 of ${total}`);
-    await expect(page.locator('[data-testid="replay-moves"] li')).toHaveCount(total);
+    await expect(page.locator('[data-testid="replay-moves"] .act')).toHaveCount(total);
     await expectPieces(page, []);
     for (let n = 1; n <= 3; n++) {
       await page.getByTestId("replay-forward").click();

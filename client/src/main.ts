@@ -50,6 +50,7 @@ function route(): void {
   unmount?.();
   unmount = null;
   main.replaceChildren();
+  window.scrollTo(0, 0); // each page opens at its top
   const hash = location.hash.replace(/^#/, "") || "/";
   const [path] = hash.split("?");
   const parts = path.split("/").filter(Boolean);

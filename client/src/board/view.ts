@@ -11,6 +11,7 @@ import type { BoardView as Board, SeatColor, StageName } from "../protocol";
 import { CENTRE, COLUMNS, LINES, POINTS, nearestPoint, parsePoint, pointXY } from "./geometry";
 import { BoardInput, type Highlights, type Role, type Step } from "./input";
 import { diffBoards, isUnchanged, piecesOf, type BoardChange, type Piece } from "./diff";
+import { NO_MARKS, type Marks } from "./marks";
 
 /** What the board shows. */
 export interface BoardState {
@@ -25,6 +26,8 @@ export interface BoardState {
   myColor: SeatColor | null;
   /** The action that led from the board of the previous `update` to this one: a ring move slides its ring. */
   lastAction?: string | null;
+  /** The turn to mark (the last move): see marks.ts. */
+  marks?: Marks | null;
 }
 
 export interface BoardOptions {
@@ -32,6 +35,8 @@ export interface BoardOptions {
   onAction: (token: string) => void;
   /** Whether to draw the column letters and row numbers (default true). */
   labels?: boolean;
+  /** Called when a dragged ring is dropped where it cannot go (it goes back): off the board, or on a point that is not one of its destinations. */
+  onMiss?: (why: "off" | "illegal") => void;
 }
 
 const SVG_NS = "http://www.w3.org/2000/svg";
@@ -83,7 +88,11 @@ export class BoardView {
   private readonly layers: {
     readonly lattice: SVGGElement;
     readonly coords: SVGGElement;
+    /** The last move's marks under the pieces (its ends, removed rows). */
+    readonly marks: SVGGElement;
     readonly pieces: SVGGElement;
+    /** The last move's marks over the pieces (turned markers, removed rings). */
+    readonly marksOver: SVGGElement;
     /** Copies of pieces that fade out or turn over. */
     readonly fx: SVGGElement;
     readonly highlights: SVGGElement;
@@ -91,6 +100,8 @@ export class BoardView {
     readonly hits: SVGGElement;
   };
   private readonly onAction: (token: string) => void;
+  private readonly onMiss: (why: "off" | "illegal") => void;
+  private marksKey = "";
   private readonly labels: boolean;
   private flipped = false;
   private state: BoardState | null = null;
@@ -105,6 +116,7 @@ export class BoardView {
 
   constructor(container: HTMLElement, options: BoardOptions) {
     this.onAction = options.onAction;
+    this.onMiss = options.onMiss ?? (() => {});
     this.labels = options.labels ?? true;
     const margin = (this.labels ? 0.9 : 0.6) * S;
     const xs = POINTS.map((p) => pointXY(p, S).x);
@@ -120,7 +132,9 @@ export class BoardView {
     this.layers = {
       lattice: layer("lattice"),
       coords: layer("coords"),
+      marks: layer("marks"),
       pieces: layer("pieces"),
+      marksOver: layer("marks-over"),
       fx: layer("fx"),
       highlights: layer("highlights"),
       drag: layer("drag"),
@@ -163,6 +177,7 @@ export class BoardView {
       if (previous && change && boardChanged) this.animate(change, previous.board, state.lastAction ?? null);
     }
     this.dropped = null;
+    this.drawMarks(false);
     this.svg.dataset.stage = state.stage;
     this.svg.dataset.interactive = String(interactive);
     this.showHighlights(this.input.highlights());
@@ -176,6 +191,7 @@ export class BoardView {
     this.dropped = null; // the dropped ring is drawn back on its start: let it slide
     this.drawFrame();
     this.drawPieces();
+    this.drawMarks(true);
     this.showHighlights(this.input.highlights());
   }
 
@@ -280,6 +296,50 @@ export class BoardView {
         return el;
       }),
     );
+  }
+
+  /** The last move's marks (see marks.ts); drawn again only when they or the flip change. */
+  private drawMarks(force: boolean): void {
+    const m = this.state?.marks ?? NO_MARKS;
+    const key = JSON.stringify(m);
+    if (!force && key === this.marksKey) return;
+    this.marksKey = key;
+    const under: SVGElement[] = [];
+    const over: SVGElement[] = [];
+    const tag = (el: SVGElement, kind: string, at: string) => {
+      el.dataset.mark = kind;
+      el.dataset.at = at;
+      return el;
+    };
+    const disc = (kind: string, point: string, r: number) => {
+      const { x, y } = this.at(point);
+      return tag(svgEl("circle", { class: `mark ${kind}`, cx: x.toFixed(1), cy: y.toFixed(1), r }), kind, point);
+    };
+    for (const row of m.rows) {
+      const a = this.at(row[0]);
+      const b = this.at(row[row.length - 1]);
+      under.push(tag(svgEl("line", { class: "mark row", x1: a.x.toFixed(1), y1: a.y.toFixed(1), x2: b.x.toFixed(1), y2: b.y.toFixed(1), "stroke-width": 0.34 * S }), "row", `${row[0]}-${row[row.length - 1]}`));
+      for (const p of row) {
+        const { x, y } = this.at(p);
+        over.push(tag(svgEl("circle", { class: "mark row-point", cx: x.toFixed(1), cy: y.toFixed(1), r: MARKER_R, "stroke-width": 0.035 * S, "stroke-dasharray": `${0.07 * S} ${0.05 * S}` }), "row-point", p));
+      }
+    }
+    if (m.from) under.push(disc("from", m.from, 0.34 * S));
+    if (m.to) {
+      const el = disc("to", m.to, 0.44 * S);
+      el.setAttribute("stroke-width", String(0.1 * S));
+      under.push(el);
+    }
+    for (const p of m.flipped) {
+      const { x, y } = this.at(p);
+      over.push(tag(svgEl("circle", { class: "mark flipped", cx: x.toFixed(1), cy: y.toFixed(1), r: 0.11 * S, "stroke-width": 0.03 * S }), "flipped", p));
+    }
+    for (const p of m.rings) {
+      const { x, y } = this.at(p);
+      over.push(tag(svgEl("circle", { class: "mark ring-gone", cx: x.toFixed(1), cy: y.toFixed(1), r: RING_R, "stroke-width": 0.05 * S, "stroke-dasharray": `${0.12 * S} ${0.08 * S}` }), "ring", p));
+    }
+    this.layers.marks.replaceChildren(...under);
+    this.layers.marksOver.replaceChildren(...over);
   }
 
   private showHighlights(h: Highlights): void {
@@ -421,6 +481,8 @@ export class BoardView {
         return;
       }
       this.endPress(false);
+      // Dropped back where it stood: no more than a click on it.
+      if (drop !== press.point) this.onMiss(drop ? "illegal" : "off");
       return;
     }
     this.press = null;

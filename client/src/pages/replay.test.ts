@@ -5,7 +5,12 @@ vi.mock("../i18n", () => ({ t: (key: string) => key }));
 vi.mock("../board/view", () => ({ BoardView: class {} }));
 
 import type { ArchivedAction } from "../protocol";
+import { readFileSync } from "node:fs";
+import type { BoardView, Frame, SeatColor } from "../protocol";
 import {
+  archivedTurns,
+  replayMarks,
+  targetsOf,
   animatedAction,
   clampPly,
   clocksAt,
@@ -106,5 +111,45 @@ describe("address", () => {
     expect(replayHash("12", 0)).toBe("#/replay/12");
     expect(replayHash("12", 7)).toBe("#/replay/12?ply=7");
     expect(plyFromHash(replayHash("12", 41))).toBe(41);
+  });
+});
+
+describe("the replay's turns and marks", () => {
+  const fixture = JSON.parse(readFileSync(new URL("../../e2e/fixtures/opponent-row.json", import.meta.url), "utf8")) as {
+    actions: { token: string; color: SeatColor; board: BoardView }[];
+  };
+  const empty: BoardView = { rings: { white: [], black: [] }, markers: { white: [], black: [] } };
+  // As the server sends them: frame i is the position before action i (who is to act), then the last one.
+  const frames: Frame[] = [empty, ...fixture.actions.map((a) => a.board)].map((board, i) => ({
+    board,
+    to_move: fixture.actions[i]?.color ?? "white",
+    stage: "move",
+    pool: 0,
+    removed: { white: 0, black: 0 },
+  }));
+  const moves: ArchivedAction[] = fixture.actions.map((a) => ({ action: a.token, at: 0 }));
+
+  it("groups the actions into turns by who was to act", () => {
+    const turns = archivedTurns(moves, frames, moves.length);
+    expect(turns.find((t) => t.number === 66)?.tokens).toEqual(["xd5-h9", "xi10", "h5-h4"]);
+    expect(turns.find((t) => t.number === 50)?.tokens).toEqual(["h5-i5", "xh3-h7", "xi4"]);
+  });
+
+  it("marks the turn of the frame's last action, up to it", () => {
+    const turns = archivedTurns(moves, frames, moves.length);
+    expect(replayMarks(turns, frames, 0)).toBeNull();
+    const turn50 = turns.find((t) => t.number === 50)!;
+    // After h5-i5 and the row, before the ring: the move and the row are marked, no ring yet.
+    const m = replayMarks(turns, frames, turn50.first + 2)!;
+    expect(m.from).toBe("h5");
+    expect(m.to).toBe("i5");
+    expect(m.rows).toEqual([["h3", "h4", "h5", "h6", "h7"]]);
+    expect(m.rings).toEqual([]);
+  });
+
+  it("knows the rings each player needs", () => {
+    expect(targetsOf({ variant: "standard" })).toEqual({ white: 3, black: 3 });
+    expect(targetsOf({ variant: "blitz" })).toEqual({ white: 1, black: 1 });
+    expect(targetsOf({ variant: "standard", handicap: { white: 2, black: 3 } })).toEqual({ white: 2, black: 3 });
   });
 });

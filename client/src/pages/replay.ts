@@ -4,11 +4,14 @@
 // (`#/replay/<id>?ply=n`, replaced in place) so a reload or a shared link returns to it.
 
 import "./archive.css";
+import { marksOf, type Marks } from "../board/marks";
+import { groupTurns, turnOfPly, type Turn } from "../board/turns";
 import { BoardView } from "../board/view";
 import { formatClock, h, replace } from "../dom";
 import { t } from "../i18n";
-import type { ArchivedAction, ArchivedGame, Pair, SeatColor, TableOptions } from "../protocol";
+import type { ArchivedAction, ArchivedGame, Frame, Pair, SeatColor, TableOptions } from "../protocol";
 import { errorText, formatDate, optionsSummary, resultSentence } from "./archive";
+import { fitToScreen, removedSlots, renderTurns, scrollListTo } from "./gamepage";
 
 /** Milliseconds between actions while playing automatically. */
 export const AUTOPLAY_MS = 800;
@@ -95,6 +98,28 @@ export function playableActions(game: Pick<ArchivedGame, "moves" | "frames">): n
   return Math.max(0, Math.min(game.moves.length, game.frames.length - 1));
 }
 
+/** The turns of an archived game: who played each action is who was to act before it (its frame). */
+export function archivedTurns(moves: readonly ArchivedAction[], frames: readonly Frame[], total: number): Turn[] {
+  return groupTurns(
+    moves.slice(0, total).map((m) => m.action),
+    frames.slice(0, total).map((f) => f.to_move),
+  );
+}
+
+/** The marks on frame `ply`: the turn of its last action, up to that action. */
+export function replayMarks(turns: readonly Turn[], frames: readonly Frame[], ply: number): Marks | null {
+  const turn = turnOfPly(turns, ply);
+  if (!turn || !frames[ply]) return null;
+  return marksOf(turn.tokens.slice(0, ply - turn.first), frames[ply].board);
+}
+
+/** Rings each player must remove to win (the handicap, else the variant's). */
+export function targetsOf(options: Pick<TableOptions, "variant" | "handicap">): Pair<number> {
+  if (options.handicap) return { white: options.handicap.white, black: options.handicap.black };
+  const n = options.variant === "blitz" ? 1 : 3;
+  return { white: n, black: n };
+}
+
 /** The control icons, drawn (the media-control characters are missing from many fonts). */
 const ICONS = {
   start: "M3 3h2v10H3zM13 3v10L6 8z",
@@ -146,6 +171,7 @@ export function mountReplay(root: HTMLElement, id: string): () => void {
   const life = new AbortController();
   let board: BoardView | null = null;
   let timer: ReturnType<typeof setInterval> | null = null;
+  let stopFit: (() => void) | null = null;
 
   const status = h("p", { class: "replay-status", role: "status" }, t("archive.loading"));
   const page = h(
@@ -227,7 +253,7 @@ export function mountReplay(root: HTMLElement, id: string): () => void {
     );
 
     // ---- Board and controls ----
-    const boardBox = h("div", { class: "replay-board", "data-testid": "replay-board" });
+    const boardBox = h("div", { class: "board-box", "data-testid": "replay-board" });
 
     // Icon buttons, named by `aria-label` (and `title` for a mouse).
     const button = (testid: string, name: keyof typeof ICONS, label: string): HTMLButtonElement =>
@@ -255,62 +281,69 @@ export function mountReplay(root: HTMLElement, id: string): () => void {
       h("div", { class: "replay-under" }, position, flipButton),
     );
 
-    // ---- Side: clocks, who acts, pool and removed rings, moves ----
+    // ---- Side: the players' bars (name, rings removed, clock), who acts, the moves ----
+    const targets = targetsOf(game.options);
+    const turns = archivedTurns(game.moves, game.frames, total);
     const clockBoxes: Pair<HTMLElement> = {
-      white: h("span", { class: "replay-clock", "data-testid": "replay-clock-white" }),
-      black: h("span", { class: "replay-clock", "data-testid": "replay-clock-black" }),
+      white: h("span", { class: "clock", "data-testid": "replay-clock-white" }),
+      black: h("span", { class: "clock", "data-testid": "replay-clock-black" }),
     };
-    const clocks = game.options.time
-      ? h(
-          "div",
-          { class: "replay-clocks" },
-          COLORS.map((c) =>
-            h("div", { class: `replay-clock-row ${c}`, "data-color": c }, h("span", { class: `swatch ${c}` }), h("span", {}, names[c]), clockBoxes[c]),
-          ),
-        )
-      : null;
+    const removedBoxes: Pair<HTMLElement> = { white: h("span"), black: h("span") };
+    const bars: Pair<HTMLElement> = {
+      white: h("div", { class: "player-bar white", "data-color": "white", "data-testid": "replay-bar-white" }),
+      black: h("div", { class: "player-bar black", "data-color": "black", "data-testid": "replay-bar-black" }),
+    };
+    for (const c of COLORS) {
+      bars[c].append(
+        h("span", { class: `swatch ${c}`, title: t(`color.${c}`) }),
+        h("span", { class: "bar-who" }, h("span", { class: "seat-name" }, names[c])),
+        removedBoxes[c],
+        ...(game.options.time ? [clockBoxes[c]] : []),
+      );
+    }
+    const topSlot = h("div", { class: "bar-slot bar-top" });
+    const bottomSlot = h("div", { class: "bar-slot bar-bottom" });
+    const placeBars = () => {
+      const bottom: SeatColor = flipped ? "black" : "white";
+      topSlot.replaceChildren(bars[bottom === "white" ? "black" : "white"]);
+      bottomSlot.replaceChildren(bars[bottom]);
+    };
+    placeBars();
     const turnLine = h("p", { class: "replay-turn", "data-testid": "replay-turn" });
-    const poolLine = h("p", { class: "replay-pool", "data-testid": "replay-pool" });
-    const removedLine = h("p", { class: "replay-removed", "data-testid": "replay-removed" });
-    const moveList = h("ol", { class: "replay-moves", "data-testid": "replay-moves" });
-    moveList.append(
-      ...game.moves.slice(0, total).map((m, i) =>
-        h(
-          "li",
-          { "data-ply": i + 1, class: `mover-${game.frames[i].to_move}` },
-          h("button", { type: "button", tabindex: -1 }, h("span", { class: "n" }, `${i + 1}.`), " ", m.action),
-        ),
-      ),
-    );
+    const poolLine = h("p", { class: "pool", "data-testid": "replay-pool" });
+    const removedLine = h("p", { class: "pool", "data-testid": "replay-removed" });
+    const moveList = h("ol", { class: "turns", "data-testid": "replay-moves", "aria-label": t("table.moves") });
 
-    replace(
-      page,
-      h("p", { class: "replay-crumbs" }, h("a", { href: "#/archive" }, `‹ ${t("replay.toArchive")}`)),
-      h("h1", {}, t("replay.title")),
-      header,
+    const layout = h(
+      "div",
+      { class: "game" },
       h(
         "div",
-        { class: "replay-layout" },
-        h("div", { class: "replay-main" }, boardBox, controls),
-        h(
-          "aside",
-          { class: "replay-side" },
-          clocks,
-          turnLine,
-          poolLine,
-          removedLine,
-          h("h2", {}, t("table.moves")),
-          moveList,
-        ),
+        { class: "game-extra" },
+        h("p", { class: "replay-crumbs" }, h("a", { href: "#/archive" }, `‹ ${t("replay.toArchive")}`)),
+        h("h1", {}, t("replay.title")),
+        header,
+      ),
+      h("div", { class: "game-board" }, boardBox),
+      h(
+        "div",
+        { class: "game-side" },
+        topSlot,
+        h("div", { class: "game-status" }, turnLine),
+        h("div", { class: "game-moves" }, moveList, poolLine, removedLine),
+        h("div", { class: "game-controls" }, controls),
+        bottomSlot,
       ),
     );
+    replace(page, layout);
+    page.classList.add("game-page");
+    stopFit = fitToScreen(layout);
 
     // Display only: no legal actions are ever given, so `onAction` is never called.
     // Made once the box is in the page, so that it can measure it.
     board = new BoardView(boardBox, { onAction: () => {} });
 
     // ---- Showing a frame ----
-    let current: HTMLElement | null = null;
 
     /** Draws frame `next`; animates only a single step forward. */
     function goTo(next: number): void {
@@ -329,6 +362,7 @@ export function mountReplay(root: HTMLElement, id: string): () => void {
         legal: [],
         myColor: null,
         lastAction,
+        marks: replayMarks(turns, game.frames, ply),
       });
 
       position.textContent = t("replay.position", { n: ply, total });
@@ -339,7 +373,9 @@ export function mountReplay(root: HTMLElement, id: string): () => void {
       const times = clocksAt(game.moves, game.options, ply);
       for (const c of COLORS) {
         if (times) clockBoxes[c].textContent = formatClock(times[c]);
-        clockBoxes[c].parentElement?.classList.toggle("active", frame.stage !== "over" && frame.to_move === c);
+        bars[c].classList.toggle("to-move", frame.stage !== "over" && frame.to_move === c);
+        bars[c].classList.toggle("active", frame.stage !== "over" && frame.to_move === c);
+        replace(removedBoxes[c], removedSlots(frame.removed[c], targets[c]));
       }
 
       turnLine.textContent =
@@ -347,16 +383,9 @@ export function mountReplay(root: HTMLElement, id: string): () => void {
       poolLine.textContent = t("table.pool", { count: frame.pool });
       removedLine.textContent = `${t("table.removed")}: ${t("color.white")} ${frame.removed.white} · ${t("color.black")} ${frame.removed.black}`;
 
-      current?.classList.remove("current");
-      current?.removeAttribute("aria-current");
-      current = ply > 0 ? moveList.querySelector<HTMLElement>(`li[data-ply="${ply}"]`) : null;
-      if (current) {
-        current.classList.add("current");
-        current.setAttribute("aria-current", "step");
-        scrollWithin(moveList, current);
-      } else {
-        moveList.scrollTop = 0;
-      }
+      renderTurns(moveList, turns, ply);
+      if (ply > 0) scrollListTo(moveList, ".act.current");
+      else moveList.scrollTop = 0;
 
       // Keep the frame in the address without a `hashchange` (which would remount the page).
       const hash = replayHash(id, ply);
@@ -400,9 +429,12 @@ export function mountReplay(root: HTMLElement, id: string): () => void {
     on(endButton, "click", () => manual(total));
     on(playButton, "click", () => setPlaying(timer === null));
     on(slider, "input", () => manual(Number(slider.value)));
-    on(flipButton, "click", () => board?.setFlipped((flipped = !flipped)));
+    on(flipButton, "click", () => {
+      board?.setFlipped((flipped = !flipped));
+      placeBars();
+    });
     on(moveList, "click", (ev) => {
-      const item = (ev.target as Element).closest<HTMLElement>("li[data-ply]");
+      const item = (ev.target as Element).closest<HTMLElement>("[data-ply]");
       if (item) manual(Number(item.dataset.ply));
     });
     document.addEventListener(
@@ -437,21 +469,10 @@ export function mountReplay(root: HTMLElement, id: string): () => void {
 
   return () => {
     life.abort();
+    stopFit?.();
     if (timer !== null) clearInterval(timer);
     timer = null;
     board?.destroy();
     board = null;
   };
-}
-
-/**
- * Scrolls `list` (and only the list — never the page, which on a phone would carry
- * the board out of sight) so that `item` is visible. The list is the items'
- * offset parent (it is positioned in the CSS).
- */
-function scrollWithin(list: HTMLElement, item: HTMLElement): void {
-  const top = item.offsetTop;
-  const bottom = top + item.offsetHeight;
-  if (top < list.scrollTop) list.scrollTop = top;
-  else if (bottom > list.scrollTop + list.clientHeight) list.scrollTop = bottom - list.clientHeight;
 }

@@ -9,7 +9,7 @@ vi.mock("../i18n", () => ({
 vi.mock("../board/view", () => ({ BoardView: class {} }));
 
 import type { GameView, ServerMessage, TableView } from "../protocol";
-import { TAKEBACK_LIMIT, applyEvent, describeEvent, gameButtons } from "./table";
+import { TAKEBACK_LIMIT, applyEvent, describeEvent, gameButtons, promptKey, replyIsLogged, tabTitle } from "./table";
 
 type EventMessage = Extract<ServerMessage, { type: "event" }>;
 
@@ -121,5 +121,36 @@ describe("events", () => {
     expect(describeEvent({ kind: "resumed" }, names)).toBe("event.resumed");
     expect(describeEvent({ kind: "declined", by: "white" }, names)).toBe("event.declined(player=ann)");
     expect(describeEvent({ kind: "acted", color: "white", action: "e5" }, names)).toBeNull();
+  });
+});
+
+describe("the game page's words", () => {
+  it("log a command's reply only when no event tells the same", () => {
+    for (const key of ["started", "option_set", "joined", "left", "bot_seated", "resigned", "draw_offered", "takeback_requested", "accepted", "declined", "played", "aborted", "chat_sent"]) {
+      expect(replyIsLogged(key), key).toBe(false);
+    }
+    for (const key of ["who", "help", "result_held", "something_new"]) expect(replyIsLogged(key), key).toBe(true);
+  });
+
+  it("title the tab with the player's turn and the opponent's last turn, else the table", () => {
+    expect(tabTitle({ id: "t1", mine: true, last: "c6-d6;xc2-c6xd6", white: "ann", black: "bob" })).toBe("game.yourTurn — c6-d6;xc2-c6xd6 · YINSH");
+    expect(tabTitle({ id: "t1", mine: true, last: null, white: "ann", black: "bob" })).toBe("game.yourTurn · YINSH");
+    expect(tabTitle({ id: "t1", mine: false, last: "e5", white: "ann", black: "bob" })).toBe("ann – bob · table.title(id=t1) · YINSH");
+    expect(tabTitle({ id: "t1", mine: false, last: null, white: "ann", black: null })).toBe("table.title(id=t1) · YINSH");
+  });
+
+  it("prompt a row removal by the number of rows offered", () => {
+    expect(promptKey("remove_row", ["xc3-c7"])).toBe("game.promptOneRow");
+    expect(promptKey("remove_row", ["xc3-c7", "xc4-c8"])).toBe("turn.you.remove_row");
+    expect(promptKey("move", ["pass"])).toBe("turn.you.pass");
+    expect(promptKey("place", ["e5"])).toBe("turn.you.place");
+  });
+
+  it("hide Offer draw and Take back while an offer waits, and Take back before one's first action", () => {
+    expect(gameButtons(game(), "white")).toMatchObject({ draw: true, takeback: true, waiting: null });
+    expect(gameButtons(game(), "black", false)).toMatchObject({ draw: true, takeback: false });
+    expect(gameButtons(game({ draw_offer: "black" }), "white")).toMatchObject({ draw: false, takeback: false, answer: "draw", waiting: null });
+    expect(gameButtons(game({ draw_offer: "white" }), "white")).toMatchObject({ draw: false, takeback: false, answer: null, waiting: "draw" });
+    expect(gameButtons(game({ takeback_request: "white" }), "white")).toMatchObject({ waiting: "takeback", draw: false });
   });
 });
