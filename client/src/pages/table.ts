@@ -813,9 +813,14 @@ export function mountTable(root: HTMLElement, conn: Connection, id: string): () 
   function renderAll(): void {
     if (!view) return;
     optionsLine.textContent = describeOptions(view.options);
-    const more = view.spectator_count - view.spectators.length;
-    spectatorsLine.textContent = view.spectator_count
-      ? t("table.spectators", { names: view.spectators.join(", ") + (more > 0 ? ` +${more}` : "") })
+    // The server names the spectators once a second at most: a player who just sat
+    // down may still be among them for that moment, and is left out here.
+    const seated = new Set(COLORS.map((c) => view!.seats[c]?.name));
+    const names = view.spectators.filter((n) => !seated.has(n));
+    const count = view.spectator_count - (view.spectators.length - names.length);
+    const more = count - names.length;
+    spectatorsLine.textContent = count > 0
+      ? t("table.spectators", { names: names.join(", ") + (more > 0 ? ` +${more}` : "") })
       : t("table.noSpectators");
     renderGame();
     renderBars();
