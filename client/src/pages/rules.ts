@@ -92,12 +92,7 @@ export function drawDiagram(spec: DiagramSpec, label: string): SVGElement {
     const c = at(p);
     root.append(svg("circle", { class: "target", cx: c.x, cy: c.y, r: 3.4 }));
   }
-  for (const color of ["white", "black"] as const) {
-    for (const p of spec.markers[color]) {
-      const c = at(p);
-      root.append(svg("circle", { class: `marker ${color}`, cx: c.x, cy: c.y, r: 2.6, "data-piece": "marker", "data-color": color, "data-at": p }));
-    }
-  }
+  // Rings first: a ring's hole hides the lines, and a marker put into it shows on top.
   for (const color of ["white", "black"] as const) {
     for (const p of spec.rings[color]) {
       const c = at(p);
@@ -109,6 +104,12 @@ export function drawDiagram(spec: DiagramSpec, label: string): SVGElement {
           svg("circle", { class: "body", cx: c.x, cy: c.y, r: 3.9 }),
         ),
       );
+    }
+  }
+  for (const color of ["white", "black"] as const) {
+    for (const p of spec.markers[color]) {
+      const c = at(p);
+      root.append(svg("circle", { class: `marker ${color}`, cx: c.x, cy: c.y, r: 2.6, "data-piece": "marker", "data-color": color, "data-at": p }));
     }
   }
   if (spec.arrow) {
