@@ -6,6 +6,7 @@ import type {
   PlayerView,
   Request,
   ServerMessage,
+  TableSummary,
   TableView,
 } from "./protocol";
 
@@ -56,6 +57,13 @@ export class Connection {
   private pending = new Map<number, Pending>();
   private tables = new Map<string, OpenTable>();
   private lobbyListener: ((msg: ServerMessage) => void) | null = null;
+  /**
+   * The lobby as this connection knows it, once it asked: the server keeps sending its
+   * changes for as long as the connection lives, so a lobby page mounted again (another
+   * page and back, a switch of language) starts from it instead of asking again, which
+   * the server refuses within two seconds of the last time (`rate_limited`).
+   */
+  private lobbyTables: Map<string, TableSummary> | null = null;
   private stateListeners = new Set<(state: ConnectionState) => void>();
   private playerListeners = new Set<(player: PlayerView) => void>();
   private attempts = 0;
@@ -81,6 +89,7 @@ export class Connection {
       this.attempts = 0;
       this.setState("open");
       // Resubscribe: the lobby, and every open table from the last version seen.
+      this.lobbyTables = null;
       if (this.lobbyListener) this.send({ type: "lobby" });
       for (const [table, open] of this.tables) {
         const since =
@@ -115,8 +124,15 @@ export class Connection {
         for (const l of this.playerListeners) l(msg.player);
         return;
       case "lobby":
+        this.lobbyTables = new Map(msg.tables.map((s) => [s.id, s]));
+        this.lobbyListener?.(msg);
+        return;
       case "lobby_table":
+        this.lobbyTables?.set(msg.table.id, msg.table);
+        this.lobbyListener?.(msg);
+        return;
       case "lobby_removed":
+        this.lobbyTables?.delete(msg.table);
         this.lobbyListener?.(msg);
         return;
       case "snapshot":
@@ -188,7 +204,8 @@ export class Connection {
   /** Watches the lobby until the returned function is called. */
   watchLobby(listener: (msg: ServerMessage) => void): () => void {
     this.lobbyListener = listener;
-    this.send({ type: "lobby" });
+    if (this.lobbyTables) listener({ type: "lobby", tables: [...this.lobbyTables.values()] });
+    else this.send({ type: "lobby" });
     return () => {
       if (this.lobbyListener === listener) this.lobbyListener = null;
     };

@@ -1,5 +1,5 @@
 // The page shell: header (navigation, language, connection state, who you are) and
-// the router between the lobby, a table, the archive and the replay viewer.
+// the router between the lobby, a table, the archive, the replay viewer and the rules.
 
 import "./style.css";
 import { Connection } from "./connection";
@@ -8,6 +8,7 @@ import { LANGS, lang, onLangChange, setLang, t, type Lang } from "./i18n";
 import { mountArchive } from "./pages/archive";
 import { mountLobby } from "./pages/lobby";
 import { mountReplay } from "./pages/replay";
+import { mountRules } from "./pages/rules";
 import { mountTable } from "./pages/table";
 
 const conn = new Connection(lang());
@@ -33,6 +34,7 @@ function renderHeader(): void {
     nav,
     h("a", { href: "#/" }, t("nav.lobby")),
     h("a", { href: "#/archive" }, t("nav.archive")),
+    h("a", { href: "#/rules", "data-testid": "nav-rules" }, t("nav.rules")),
   );
   langSelect.setAttribute("aria-label", t("nav.language"));
   status.textContent = t(`conn.${conn.state}`);
@@ -58,6 +60,8 @@ function route(): void {
     unmount = mountTable(main, conn, decodeURIComponent(parts[1]));
   } else if (parts[0] === "archive") {
     unmount = mountArchive(main);
+  } else if (parts[0] === "rules") {
+    unmount = mountRules(main);
   } else if (parts[0] === "replay" && parts[1]) {
     unmount = mountReplay(main, decodeURIComponent(parts[1]));
   } else {

@@ -75,6 +75,30 @@ export function t(key: Key, args: Record<string, string | number> = {}): string 
   );
 }
 
+/** The keys with plural forms: `base.one`, `base.few`, `base.many`, `base.other`. */
+type PluralBase<K> = K extends `${infer B}.other` ? B : never;
+export type Plural = PluralBase<Key>;
+
+/** The plural category of `count` in a language (`one`, `few`, `many`, `other`, …). */
+export function pluralCategory(language: Lang, count: number): string {
+  return new Intl.PluralRules(language).select(count);
+}
+
+/**
+ * The text of a plural key for `count` (`{count}` filled in), in the form the current
+ * language's rules choose (Polish: 1 partia, 2 partie, 5 partii); `other` for a
+ * category the catalogues do not write (`zero`, `two`).
+ */
+export function tn(base: Plural, count: number, args: Record<string, string | number> = {}): string {
+  const key = `${base}.${pluralCategory(current, count)}`;
+  return t((key in en ? key : `${base}.other`) as Key, { count, ...args });
+}
+
+/** The engine's name in the current language (`Silnik (poziom 3)`), not the server's English one. */
+export function engineName(level: number): string {
+  return t("engine.name", { level });
+}
+
 /** Every catalogue, for the completeness test. */
 export const catalogues = CATALOGUES;
 

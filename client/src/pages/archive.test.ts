@@ -2,13 +2,22 @@ import { describe, expect, it, vi } from "vitest";
 
 // The real catalogue touches `document` when loaded; the words themselves are not
 // under test here, so `t` returns the key and its arguments.
-vi.mock("../i18n", () => ({
-  t: (key: string, args: Record<string, string | number> = {}) =>
-    Object.keys(args).length ? `${key}(${Object.entries(args).map(([k, v]) => `${k}=${v}`).join(",")})` : key,
-}));
+vi.mock("../i18n", () => {
+  const t = (key: string, args: Record<string, string | number> = {}) =>
+    Object.keys(args).length ? `${key}(${Object.entries(args).map(([k, v]) => `${k}=${v}`).join(",")})` : key;
+  return {
+    t,
+    tn: (base: string, count: number) => t(`${base}.n`, { count }),
+    lang: () => "en",
+    engineName: (level: number) => t("engine.name", { level }),
+  };
+});
 
 import {
   archiveApiUrl,
+  dateLocale,
+  formatDate,
+  playerName,
   archiveHash,
   optionsSummary,
   pageOffsets,
@@ -115,5 +124,29 @@ describe("words", () => {
         turn_limit: 40,
       }),
     ).toBe("variant.blitz · opt.time(minutes=5,increment=3) · opt.handicap(white=3,black=2) · opt.turns(turns=40)");
+  });
+});
+
+describe("dates and names", () => {
+  // 1 December 2026, 12:00 UTC: the same day in every time zone the tests run in.
+  const noon = Date.UTC(2026, 11, 1, 12, 0);
+
+  it("writes a date in the page's language, not the browser's", () => {
+    expect(formatDate(noon, "en")).toMatch(/1 Dec 2026|Dec 1, 2026/);
+    expect(formatDate(noon, "de")).toMatch(/^01\.12\.2026/);
+    expect(formatDate(noon, "nl")).toMatch(/1 dec\.? 2026/);
+    expect(formatDate(noon, "pl")).toMatch(/1 gru 2026/);
+  });
+
+  it("takes the browser's regional form of the page's language for dates", () => {
+    expect(dateLocale("en", ["en-GB", "de-DE"])).toBe("en-GB");
+    expect(dateLocale("de", ["en-GB", "de-AT"])).toBe("de-AT");
+    expect(dateLocale("pl", ["en-GB", "de-DE"])).toBe("pl");
+    expect(formatDate(noon, dateLocale("en", ["en-GB"]))).toMatch(/^1 Dec 2026/);
+  });
+
+  it("names the engine in the page's language and keeps a person's name", () => {
+    expect(playerName("Engine (level 3)", 3)).toBe("engine.name(level=3)");
+    expect(playerName("SwiftOtter4821", undefined)).toBe("SwiftOtter4821");
   });
 });

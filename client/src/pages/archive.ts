@@ -5,7 +5,7 @@
 
 import "./archive.css";
 import { h, replace } from "../dom";
-import { t } from "../i18n";
+import { engineName, lang, t, tn } from "../i18n";
 import { en } from "../i18n/en";
 import type { ArchiveEntry, ArchivePage, ResultView, TableOptions } from "../protocol";
 
@@ -112,9 +112,26 @@ export function optionsSummary(o: TableOptions): string {
   return parts.join(" · ");
 }
 
-/** A moment in the browser's own locale and time zone. */
-export function formatDate(ms: number): string {
-  return new Date(ms).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+/**
+ * A moment in the page's language (`1 Dec 2026, 14:05`, `1 gru 2026, 14:05`,
+ * `01.12.2026, 14:05`) and the browser's time zone. Formatted anew at each render, so a
+ * switch of language shows at once.
+ */
+export function formatDate(ms: number, language: string = dateLocale(lang())): string {
+  return new Intl.DateTimeFormat(language, { dateStyle: "medium", timeStyle: "short" }).format(new Date(ms));
+}
+
+/**
+ * The locale for dates in a page language: the browser's own tag when it is of that
+ * language (`en-GB` writes `1 Dec 2026`, `en-US` `Dec 1, 2026`), else the language.
+ */
+export function dateLocale(language: string, browser: readonly string[] = typeof navigator === "undefined" ? [] : navigator.languages ?? []): string {
+  return browser.find((tag) => tag.toLowerCase().split("-")[0] === language) ?? language;
+}
+
+/** A player's name as the page shows it: the engine named in the page's language. */
+export function playerName(name: string, bot: number | undefined): string {
+  return bot === undefined ? name : engineName(bot);
 }
 
 /** The message of a failed request: the server's `{"error": …}` text, else the HTTP status. */
@@ -253,11 +270,11 @@ export function mountArchive(root: HTMLElement): () => void {
     const shown = page.games.length;
     summary.textContent =
       shown > 0
-        ? `${t("archive.count", { count: page.total })} · ${t("archive.range", {
+        ? `${tn("archive.games", page.total)} · ${t("archive.range", {
             first: query.offset + 1,
             last: query.offset + shown,
           })}`
-        : t("archive.count", { count: page.total });
+        : tn("archive.games", page.total);
     offsets = pageOffsets(query.offset, shown, page.total);
     newerButton.disabled = offsets.newer === null;
     olderButton.disabled = offsets.older === null;
@@ -304,9 +321,9 @@ export function mountArchive(root: HTMLElement): () => void {
         h(
           "a",
           { href },
-          h("span", { class: winner === "white" ? "winner" : null, title: t("color.white") }, g.white),
+          h("span", { class: winner === "white" ? "winner" : null, title: t("color.white") }, playerName(g.white, g.white_bot)),
           " – ",
-          h("span", { class: winner === "black" ? "winner" : null, title: t("color.black") }, g.black),
+          h("span", { class: winner === "black" ? "winner" : null, title: t("color.black") }, playerName(g.black, g.black_bot)),
         ),
       ),
       h("td", { "data-label": t("archive.variant") }, optionsSummary(g.options)),

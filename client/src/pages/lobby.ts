@@ -1,114 +1,202 @@
-// The lobby: the open tables, live; creating a table; playing the engine in one click.
+// The lobby: the tables in sections (open to sit down, games to watch, finished ones
+// apart and folded), who is online, creating a table and playing the engine with a
+// colour of one's choice.
 
+import "./lobby.css";
 import type { Connection, Refused } from "../connection";
 import { h, replace } from "../dom";
-import { t } from "../i18n";
-import type { PlayerView, TableOptions, TableSummary } from "../protocol";
+import { engineName, t, tn } from "../i18n";
+import type { PlayerView, SeatColor, TableOptions, TableSummary } from "../protocol";
+import { resultSummary } from "./archive";
+import { sections, pickColor, type TableState } from "./lobby-sections";
 import { describeOptions } from "./options";
+
+/**
+ * The answer of `GET /api/stats` (the server's `Stats`; written here by hand because
+ * the generated protocol.ts does not list it yet).
+ */
+export interface Stats {
+  players_online: number;
+  tables: number;
+  games: number;
+}
+
+/** How often the lobby asks `/api/stats` while it is shown. */
+export const STATS_INTERVAL_MS = 10_000;
 
 export function mountLobby(root: HTMLElement, conn: Connection): () => void {
   const tables = new Map<string, TableSummary>();
-  // The list scrolls sideways within itself when it is wider than a phone's screen, rather
-  // than widening the whole page (which a phone then shows zoomed out).
-  const list = h("div", { class: "tables", "data-testid": "tables" });
-  const message = h("p", { class: "message", role: "alert" });
+  const life = new AbortController();
 
-  const form = optionsForm();
-  const create = h(
-    "button",
-    { type: "submit", class: "primary", "data-testid": "create-table" },
-    t("lobby.create"),
+  // ---- Who is online ----
+  const stats = h("p", { class: "lobby-stats", "data-testid": "lobby-stats", role: "status" });
+  async function loadStats(): Promise<void> {
+    try {
+      const response = await fetch("/api/stats", { signal: life.signal });
+      if (!response.ok) return;
+      const s = (await response.json()) as Stats;
+      replace(
+        stats,
+        h("span", { "data-testid": "players-online" }, tn("lobby.players", s.players_online)),
+        " · ",
+        h("span", { "data-testid": "games-running" }, tn("lobby.running", s.games)),
+      );
+    } catch {
+      // Offline or unmounted: the last figures stay, the next poll tries again.
+    }
+  }
+  void loadStats();
+  const poll = window.setInterval(() => {
+    if (!document.hidden) void loadStats();
+  }, STATS_INTERVAL_MS);
+
+  // ---- The sections ----
+  const openList = h("div", { class: "lobby-list", "data-testid": "section-open" });
+  const gamesList = h("div", { class: "lobby-list", "data-testid": "section-games" });
+  const finishedList = h("div", { class: "lobby-list compact", "data-testid": "section-finished" });
+  const finishedTitle = h("span", {});
+  // Folded by default; the element is kept between renders, so an unfolded list stays open.
+  const finished = h(
+    "details",
+    { class: "lobby-finished", "data-testid": "finished" },
+    h("summary", {}, finishedTitle),
+    finishedList,
   );
+
+  function seat(p: PlayerView | null | undefined): HTMLElement {
+    if (!p) return h("span", { class: "lobby-seat free" }, t("seat.free"));
+    if (p.bot !== undefined) return h("span", { class: "lobby-seat engine" }, engineName(p.bot));
+    return h(
+      "span",
+      { class: p.online ? "lobby-seat" : "lobby-seat away", title: p.online ? null : t("table.offline") },
+      p.name,
+    );
+  }
+
+  function players(s: TableSummary, winner?: SeatColor): HTMLElement {
+    const one = (c: SeatColor) => {
+      const el = seat(s.seats[c]);
+      el.classList.add(c);
+      if (winner === c) el.classList.add("winner");
+      return el;
+    };
+    return h("span", { class: "lobby-players" }, one("white"), h("span", { class: "vs" }, " – "), one("black"));
+  }
+
+  function stateWords(state: TableState): string {
+    switch (state) {
+      case "open":
+        return t("status.waiting");
+      case "ready":
+        return t("lobby.ready");
+      case "away":
+        return t("lobby.away");
+      default:
+        return t("status.playing");
+    }
+  }
+
+  function link(s: TableSummary, sit: boolean): HTMLElement {
+    return h(
+      "a",
+      { class: sit ? "button primary" : "button", href: `#/table/${encodeURIComponent(s.id)}` },
+      sit ? t("lobby.sit") : t("lobby.watch"),
+    );
+  }
+
+  function row(s: TableSummary, state: TableState): HTMLElement {
+    return h(
+      "div",
+      { class: `lobby-row ${state}`, "data-testid": "table-row", "data-table": s.id, "data-state": state },
+      players(s),
+      h("span", { class: "lobby-opts" }, describeOptions(s.options)),
+      h(
+        "span",
+        { class: "lobby-state" },
+        h("span", { class: "state-word" }, stateWords(state)),
+        s.spectators > 0 ? h("span", { class: "spectators" }, tn("lobby.watching", s.spectators)) : null,
+      ),
+      link(s, state === "open"),
+    );
+  }
+
+  function finishedRow(s: TableSummary): HTMLElement {
+    const result = s.last_result!;
+    return h(
+      "div",
+      { class: "lobby-row finished", "data-testid": "table-row", "data-table": s.id, "data-state": "finished" },
+      players(s, result.winner),
+      h("span", { class: "lobby-result" }, resultSummary(result)),
+      link(s, false),
+    );
+  }
+
+  function render(): void {
+    const by = sections(tables.values());
+    replace(
+      openList,
+      by.open.length ? by.open.map((x) => row(x.table, x.state)) : h("p", { class: "empty" }, t("lobby.openEmpty")),
+    );
+    replace(
+      gamesList,
+      by.games.length ? by.games.map((x) => row(x.table, x.state)) : h("p", { class: "empty" }, t("lobby.gamesEmpty")),
+    );
+    replace(
+      finishedList,
+      by.finished.length ? by.finished.map((x) => finishedRow(x.table)) : h("p", { class: "empty" }, t("lobby.finishedEmpty")),
+    );
+    finishedTitle.textContent = t("lobby.finished", { count: by.finished.length });
+  }
+
+  // ---- New table and the engine ----
+  const form = optionsForm();
+  const message = h("p", { class: "message", role: "alert" });
+  const create = h("button", { type: "submit", class: "primary", "data-testid": "create-table" }, t("lobby.create"));
   const level = h("select", { "data-testid": "engine-level", "aria-label": t("lobby.level") }) as HTMLSelectElement;
   for (let l = 1; l <= 10; l++) level.append(h("option", { value: l }, `${t("lobby.level")} ${l}`));
   level.value = "3";
-  const playEngine = h(
-    "button",
-    { type: "button", "data-testid": "play-engine" },
-    t("lobby.playEngine"),
+  const color = h("select", { "data-testid": "engine-color", "aria-label": t("lobby.playAs") }) as HTMLSelectElement;
+  color.append(
+    h("option", { value: "white" }, t("color.white")),
+    h("option", { value: "black" }, t("color.black")),
+    h("option", { value: "random" }, t("lobby.random")),
   );
+  const playEngine = h("button", { type: "button", class: "primary", "data-testid": "play-engine" }, t("lobby.playEngine"));
 
-  form.el.append(h("div", { class: "actions" }, create, level, playEngine));
   form.el.addEventListener("submit", (e) => {
     e.preventDefault();
     void open(form.read(), null);
   });
-  playEngine.addEventListener("click", () => void open(form.read(), Number(level.value)));
+  playEngine.addEventListener("click", () =>
+    void open(form.read(), {
+      level: Number(level.value),
+      color: pickColor(color.value as "white" | "black" | "random"),
+    }),
+  );
 
-  /** Creates a table, sits down (and seats the engine), and goes there. */
-  async function open(options: TableOptions, engineLevel: number | null): Promise<void> {
+  /**
+   * Creates a table and goes there; against the engine, first sits at the chosen colour,
+   * seats the engine (it takes the seat opposite the sender) and starts.
+   */
+  async function open(options: TableOptions, engine: { level: number; color: SeatColor } | null): Promise<void> {
     message.textContent = "";
+    create.disabled = playEngine.disabled = true;
     try {
       const created = await conn.request({ type: "create_table", options });
       const table = created.table!;
-      if (engineLevel !== null) {
+      if (engine !== null) {
         // Open first: the table's commands need it; the table page opens it again.
         await conn.request({ type: "open", table });
-        await conn.request({ type: "command", table, command: "join", color: "white" });
-        await conn.request({ type: "command", table, command: "bot", level: engineLevel });
+        await conn.request({ type: "command", table, command: "join", color: engine.color });
+        await conn.request({ type: "command", table, command: "bot", level: engine.level });
         await conn.request({ type: "command", table, command: "start" });
       }
       location.hash = `#/table/${encodeURIComponent(table)}`;
     } catch (e) {
       message.textContent = (e as Refused).text;
+    } finally {
+      create.disabled = playEngine.disabled = false;
     }
-  }
-
-  function seat(p: PlayerView | null | undefined): string {
-    if (!p) return t("seat.free");
-    return p.bot ? `${t("table.bot")} ${p.bot}` : p.name;
-  }
-
-  function render(): void {
-    const rows = [...tables.values()];
-    if (rows.length === 0) {
-      replace(list, h("p", { class: "empty" }, t("lobby.empty")));
-      return;
-    }
-    replace(
-      list,
-      h(
-        "table",
-        {},
-        h(
-          "thead",
-          {},
-          h(
-            "tr",
-            {},
-            h("th", {}, t("lobby.seats")),
-            h("th", {}, t("lobby.options")),
-            h("th", {}, t("lobby.spectators")),
-            h("th", {}, t("lobby.status")),
-            h("th", {}),
-          ),
-        ),
-        h(
-          "tbody",
-          {},
-          rows.map((s) => {
-            const free = !s.seats.white || !s.seats.black;
-            return h(
-              "tr",
-              { "data-testid": "table-row", "data-table": s.id },
-              h("td", {}, `${seat(s.seats.white)} – ${seat(s.seats.black)}`),
-              h("td", {}, describeOptions(s.options)),
-              h("td", {}, s.spectators),
-              h("td", {}, t(`status.${s.status}`)),
-              h(
-                "td",
-                {},
-                h(
-                  "a",
-                  { class: "button", href: `#/table/${encodeURIComponent(s.id)}` },
-                  free && s.status === "waiting" ? t("lobby.sit") : t("lobby.watch"),
-                ),
-              ),
-            );
-          }),
-        ),
-      ),
-    );
   }
 
   const stop = conn.watchLobby((msg) => {
@@ -128,15 +216,58 @@ export function mountLobby(root: HTMLElement, conn: Connection): () => void {
     h(
       "section",
       { class: "lobby" },
-      h("h1", {}, t("lobby.title")),
-      list,
-      h("h2", {}, t("lobby.create")),
-      form.el,
-      message,
+      h(
+        "div",
+        { class: "lobby-head" },
+        h("h1", {}, t("lobby.title")),
+        stats,
+        h("p", { class: "lobby-rules" }, `${t("lobby.newHere")} `, h("a", { href: "#/rules", "data-testid": "lobby-rules" }, t("lobby.readRules"))),
+      ),
+      h(
+        "div",
+        { class: "lobby-grid" },
+        h(
+          "div",
+          { class: "lobby-tables", "data-testid": "tables" },
+          h("section", { class: "lobby-section" }, h("h2", {}, t("lobby.openTables")), openList),
+          h("section", { class: "lobby-section" }, h("h2", {}, t("lobby.games")), gamesList),
+          finished,
+        ),
+        h(
+          "div",
+          { class: "lobby-side" },
+          h(
+            "section",
+            { class: "lobby-box" },
+            h("h2", {}, t("lobby.engineTitle")),
+            h("p", { class: "hint" }, t("lobby.engineExplain")),
+            h(
+              "div",
+              { class: "engine-choice" },
+              h("label", {}, h("span", {}, t("lobby.level")), level),
+              h("label", {}, h("span", {}, t("lobby.playAs")), color),
+              playEngine,
+            ),
+          ),
+          h(
+            "section",
+            { class: "lobby-box" },
+            h("h2", {}, t("lobby.newTable")),
+            h("p", { class: "hint" }, t("lobby.newTableExplain")),
+            form.el,
+          ),
+          message,
+        ),
+      ),
       sessionBox(),
     ),
   );
-  return stop;
+  form.el.append(h("div", { class: "actions" }, create));
+  return () => {
+    stop();
+    life.abort();
+    window.clearInterval(poll);
+  };
 }
 
 /** "Sign out other devices": the session gets a new token (`POST /api/session/rotate`);
@@ -164,6 +295,11 @@ function sessionBox(): HTMLElement {
   return h("div", { class: "session" }, h("h2", {}, t("session.title")), h("p", {}, t("session.explain")), button, result);
 }
 
+/** A number field and its unit, kept together on one line. */
+function unit(input: HTMLInputElement, words: string): HTMLElement {
+  return h("span", { class: "opt-unit" }, input, " ", words);
+}
+
 /** The table options form (also used at the table between games). */
 export function optionsForm(initial?: TableOptions): { el: HTMLFormElement; read: () => TableOptions } {
   const o: TableOptions = initial ?? { variant: "standard", log: true, time: { minutes: 10, increment: 5 } };
@@ -180,15 +316,16 @@ export function optionsForm(initial?: TableOptions): { el: HTMLFormElement; read
   handicapOn.checked = !!o.handicap;
   const hw = h("input", { type: "number", min: 1, max: 5, value: o.handicap?.white ?? 3, "aria-label": t("color.white"), "data-testid": "opt-handicap-white" }) as HTMLInputElement;
   const hb = h("input", { type: "number", min: 1, max: 5, value: o.handicap?.black ?? 3, "aria-label": t("color.black"), "data-testid": "opt-handicap-black" }) as HTMLInputElement;
-  const turns = h("input", { type: "number", min: 1, max: 1000, value: o.turn_limit ?? "", placeholder: t("lobby.none"), name: "turns", "data-testid": "opt-turns", "aria-label": t("lobby.turnLimit") }) as HTMLInputElement;
+  const turns = h("input", { type: "number", min: 1, max: 1000, value: o.turn_limit ?? "", placeholder: t("lobby.none"), class: "opt-turns", name: "turns", "data-testid": "opt-turns", "aria-label": t("lobby.turnLimit") }) as HTMLInputElement;
 
   const el = h(
     "form",
     { class: "options" },
     h("label", {}, t("lobby.variant"), " ", variant),
-    h("label", {}, timed, " ", t("lobby.time"), " ", minutes, " ", t("lobby.minutes"), " ", increment, " ", t("lobby.increment")),
+    // Each number stays on one line with its unit ("+ Sek." must not break after the "+").
+    h("label", {}, timed, " ", t("lobby.time"), " ", unit(minutes, t("lobby.minutes")), " ", unit(increment, t("lobby.increment"))),
     h("label", {}, log, " ", t("lobby.log")),
-    h("label", {}, handicapOn, " ", t("lobby.handicap"), " ", hw, " – ", hb),
+    h("label", {}, handicapOn, " ", t("lobby.handicap"), " ", h("span", { class: "opt-unit" }, hw, " – ", hb)),
     h("label", {}, t("lobby.turnLimit"), " ", turns),
   ) as HTMLFormElement;
 

@@ -1,0 +1,65 @@
+// Where a table belongs in the lobby: open for a player to sit down, a game to watch,
+// or a finished game whose players have not moved on. Pure: the lobby page draws it.
+
+import type { PlayerView, TableSummary } from "../protocol";
+
+/** The lobby's sections, in the order they are shown. */
+export type Section = "open" | "games" | "finished";
+
+/**
+ * What a table is doing, in more detail than its section:
+ * - `open`: waiting, with a free seat (after a game too: a player left);
+ * - `ready`: both seats taken, waiting, no game played yet (about to start);
+ * - `playing`: a game runs and a seated person is at the table;
+ * - `away`: a game runs but every person seated at it is away (the server ends such a
+ *   game after five minutes; it is no lively game to watch);
+ * - `finished`: both seats taken, waiting after a game (`last_result`).
+ */
+export type TableState = "open" | "ready" | "playing" | "away" | "finished";
+
+const isPerson = (p: PlayerView | null | undefined): p is PlayerView => !!p && p.bot === undefined;
+
+export function tableState(s: TableSummary): TableState {
+  const seats = [s.seats.white, s.seats.black];
+  if (s.status === "playing") {
+    const people = seats.filter(isPerson);
+    return people.length > 0 && people.every((p) => !p.online) ? "away" : "playing";
+  }
+  if (seats.some((p) => !p)) return "open";
+  return s.last_result ? "finished" : "ready";
+}
+
+export function sectionOf(state: TableState): Section {
+  switch (state) {
+    case "open":
+      return "open";
+    case "finished":
+      return "finished";
+    default:
+      return "games";
+  }
+}
+
+/**
+ * The tables of each section, in order: open tables oldest first (the longest wait at
+ * the top), games with lively ones before those whose players are away, finished ones
+ * newest first (the server lists oldest first).
+ */
+export function sections(tables: Iterable<TableSummary>): Record<Section, { table: TableSummary; state: TableState }[]> {
+  const out: Record<Section, { table: TableSummary; state: TableState }[]> = { open: [], games: [], finished: [] };
+  for (const table of tables) {
+    const state = tableState(table);
+    out[sectionOf(state)].push({ table, state });
+  }
+  const rank: Record<TableState, number> = { open: 0, playing: 0, ready: 1, away: 2, finished: 0 };
+  // Array.prototype.sort is stable: within a rank the server's order stays.
+  out.games.sort((a, b) => rank[a.state] - rank[b.state]);
+  out.finished.reverse();
+  return out;
+}
+
+/** Picks the colour for "play the engine": the chosen one, or a coin toss for `random`. */
+export function pickColor(choice: "white" | "black" | "random", random: () => number = Math.random): "white" | "black" {
+  if (choice !== "random") return choice;
+  return random() < 0.5 ? "white" : "black";
+}
