@@ -172,7 +172,6 @@ export const de: Record<Key, string> = {
   "game.turn": "Zug {n}",
   "game.yourTurn": "Du bist am Zug",
   "game.promptOneRow": "Du bist am Zug: nimm deine Reihe — klicke einen ihrer Steine an.",
-  "game.engineLevel": "Engine (Stufe {level})",
   "game.backToLive": "Zurück zur aktuellen Stellung",
   "game.missOff": "Der Ring ist zurück: lege ihn auf einen der markierten Punkte.",
   "game.missIllegal": "Dorthin kann der Ring nicht: er zieht entlang einer Linie über leere Punkte und darf eine Reihe Steine überspringen, direkt dahinter hält er.",

@@ -170,7 +170,6 @@ export const en = {
   "game.turn": "Turn {n}",
   "game.yourTurn": "Your turn",
   "game.promptOneRow": "Your turn: take your row — click one of its markers.",
-  "game.engineLevel": "Engine (level {level})",
   "game.backToLive": "Back to the live position",
   "game.missOff": "The ring went back: drop it on one of the marked points.",
   "game.missIllegal": "The ring cannot go there: it moves along a line over empty points and may jump one run of markers, stopping just after it.",

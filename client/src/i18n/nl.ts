@@ -172,7 +172,6 @@ export const nl: Record<Key, string> = {
   "game.turn": "Beurt {n}",
   "game.yourTurn": "Jouw beurt",
   "game.promptOneRow": "Jouw beurt: neem je rij — klik op een van haar stenen.",
-  "game.engineLevel": "Engine (niveau {level})",
   "game.backToLive": "Terug naar de actuele stelling",
   "game.missOff": "De ring ging terug: zet hem op een van de gemarkeerde punten.",
   "game.missIllegal": "De ring kan daar niet heen: hij gaat langs een lijn over lege punten en mag één reeks stenen overspringen, en stopt direct daarachter.",

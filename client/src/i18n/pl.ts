@@ -172,7 +172,6 @@ export const pl: Record<Key, string> = {
   "game.turn": "Tura {n}",
   "game.yourTurn": "Twój ruch",
   "game.promptOneRow": "Twój ruch: zabierz swój rząd — kliknij jeden z jego znaczników.",
-  "game.engineLevel": "Silnik (poziom {level})",
   "game.backToLive": "Wróć do bieżącej pozycji",
   "game.missOff": "Pierścień wrócił: upuść go na jednym z zaznaczonych punktów.",
   "game.missIllegal": "Pierścień nie może tam pójść: porusza się wzdłuż linii po pustych punktach i może przeskoczyć jeden ciąg znaczników, zatrzymując się tuż za nim.",

@@ -6,20 +6,11 @@ import "./lobby.css";
 import type { Connection, Refused } from "../connection";
 import { h, replace } from "../dom";
 import { engineName, t, tn } from "../i18n";
-import type { PlayerView, SeatColor, TableOptions, TableSummary } from "../protocol";
+import type { PlayerView, SeatColor, Stats, TableOptions, TableSummary } from "../protocol";
 import { resultSummary } from "./archive";
 import { sections, pickColor, type TableState } from "./lobby-sections";
 import { describeOptions } from "./options";
 
-/**
- * The answer of `GET /api/stats` (the server's `Stats`; written here by hand because
- * the generated protocol.ts does not list it yet).
- */
-export interface Stats {
-  players_online: number;
-  tables: number;
-  games: number;
-}
 
 /** How often the lobby asks `/api/stats` while it is shown. */
 export const STATS_INTERVAL_MS = 10_000;

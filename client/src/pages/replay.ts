@@ -10,7 +10,7 @@ import { BoardView } from "../board/view";
 import { formatClock, h, replace } from "../dom";
 import { t } from "../i18n";
 import type { ArchivedAction, ArchivedGame, Frame, Pair, SeatColor, TableOptions } from "../protocol";
-import { errorText, formatDate, optionsSummary, resultSentence } from "./archive";
+import { errorText, formatDate, optionsSummary, playerName, resultSentence } from "./archive";
 import { fitToScreen, removedSlots, renderTurns, scrollListTo } from "./gamepage";
 
 /** Milliseconds between actions while playing automatically. */
@@ -210,7 +210,7 @@ export function mountReplay(root: HTMLElement, id: string): () => void {
 
   function show(game: ArchivedGame): void {
     const total = playableActions(game);
-    const names = { white: game.white, black: game.black };
+    const names = { white: playerName(game.white, game.white_bot), black: playerName(game.black, game.black_bot) };
     let ply = clampPly(plyFromHash(location.hash) ?? 0, total);
     let flipped = false;
 
@@ -222,10 +222,10 @@ export function mountReplay(root: HTMLElement, id: string): () => void {
         "p",
         { class: "replay-players" },
         h("span", { class: "swatch white", title: t("color.white") }),
-        h("span", { "data-testid": "replay-white" }, game.white),
+        h("span", { "data-testid": "replay-white" }, names.white),
         " – ",
         h("span", { class: "swatch black", title: t("color.black") }),
-        h("span", { "data-testid": "replay-black" }, game.black),
+        h("span", { "data-testid": "replay-black" }, names.black),
       ),
       h(
         "p",

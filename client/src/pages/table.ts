@@ -7,7 +7,7 @@ import { groupTurns, markedTurn, turnEnd, turnOfPly, turnText, type Turn } from 
 import { BoardView } from "../board/view";
 import type { Connection, Refused } from "../connection";
 import { formatClock, h, replace } from "../dom";
-import { t, type Key } from "../i18n";
+import { engineName, t, type Key } from "../i18n";
 import type {
   ClockView,
   Command,
@@ -21,6 +21,7 @@ import type {
   TableView,
 } from "../protocol";
 import { fitToScreen, icon, keyTakenBy, removedSlots, renderTurns, scrollListTo } from "./gamepage";
+import { inviteBox } from "./invite";
 import { optionsForm } from "./lobby";
 import { describeOptions } from "./options";
 import { play, setSoundOn, soundOn, unlockSound } from "./sound";
@@ -150,7 +151,7 @@ export function applyEvent(view: TableView, msg: EventMessage): void {
 export function describeEvent(event: TableEvent, nameOf: (c: SeatColor) => string): string | null {
   switch (event.kind) {
     case "joined":
-      return t("event.joined", { player: event.player.bot ? t("game.engineLevel", { level: event.player.bot }) : event.player.name, color: t(`color.${event.color}`) });
+      return t("event.joined", { player: event.player.bot ? engineName(event.player.bot) : event.player.name, color: t(`color.${event.color}`) });
     case "left":
       return t("event.left", { color: t(`color.${event.color}`) });
     case "presence":
@@ -221,6 +222,9 @@ export function mountTable(root: HTMLElement, conn: Connection, id: string): () 
   const pausedLine = h("p", { class: "paused-notice", "data-testid": "paused", role: "status", hidden: true }, t("table.paused"));
   const controls = h("div", { class: "controls", "data-testid": "controls" });
   const optionsBox = h("div", { class: "table-options" });
+  /** The invitation link, while this player waits at the table for an opponent. */
+  const inviteSlot = h("div", { class: "invite-slot", "data-testid": "invite-slot" });
+  let inviteShown = false;
   const poolLine = h("p", { class: "pool", "data-testid": "pool" });
   const moveList = h("ol", { class: "turns", "data-testid": "moves", "aria-label": t("table.moves") });
   const spectatorsLine = h("p", { class: "spectators", "data-testid": "spectators" });
@@ -258,7 +262,14 @@ export function mountTable(root: HTMLElement, conn: Connection, id: string): () 
     h(
       "div",
       { class: "game-extra" },
-      h("div", { class: "table-head" }, title, optionsLine, h("a", { href: "#/" }, t("table.back"))),
+      h(
+        "div",
+        { class: "table-head" },
+        title,
+        optionsLine,
+        h("p", { class: "table-links" }, h("a", { href: "#/" }, t("table.back")), " · ", h("a", { href: "#/rules", "data-testid": "rules-link" }, t("nav.rules"))),
+      ),
+      inviteSlot,
       optionsBox,
       h("h2", {}, t("table.chat")),
       chatLog,
@@ -295,7 +306,7 @@ export function mountTable(root: HTMLElement, conn: Connection, id: string): () 
   const nameOf = (c: SeatColor): string => {
     const p = view?.seats[c];
     if (!p) return t(`color.${c}`);
-    return p.bot ? t("game.engineLevel", { level: p.bot }) : p.name;
+    return p.bot ? engineName(p.bot) : p.name;
   };
   const running = (): boolean => !!view?.game && !view.game.result;
   const online = (): boolean => conn.state === "open";
@@ -810,6 +821,13 @@ export function mountTable(root: HTMLElement, conn: Connection, id: string): () 
     return t(`turn.other.${game.stage}` as Key, { player: nameOf(game.to_move) });
   }
 
+  function renderInvite(): void {
+    const want = !!view && !running() && !!mySeat() && COLORS.some((c) => !view!.seats[c]);
+    if (want === inviteShown) return;
+    inviteShown = want;
+    replace(inviteSlot, want ? inviteBox(id) : null);
+  }
+
   function renderAll(): void {
     if (!view) return;
     optionsLine.textContent = describeOptions(view.options);
@@ -825,6 +843,7 @@ export function mountTable(root: HTMLElement, conn: Connection, id: string): () 
     renderGame();
     renderBars();
     renderControls();
+    renderInvite();
   }
 
   // ---- Events ----
