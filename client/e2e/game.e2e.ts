@@ -117,10 +117,13 @@ test.describe.serial("a complete game", () => {
   let whiteName = "";
   let finalPieces: string[] = [];
 
-  test("two guests play a game to its result with the mouse; a spectator sees every action live", async ({ browser }) => {
+  test("two guests play a game to its result with the mouse on laptop screens, never scrolling; a spectator sees every action live", async ({ browser }) => {
     test.setTimeout(150_000);
-    const white = await newPlayer(browser);
-    const black = await newPlayer(browser);
+    // The players sit at an ordinary laptop's 1366×768: every click and drag of the
+    // game must find its points on the screen as the page opened.
+    const laptop = { viewport: { width: 1366, height: 768 } };
+    const white = await newPlayer(browser, laptop);
+    const black = await newPlayer(browser, laptop);
     const spectator = await newPlayer(browser);
 
     // White creates a table in the lobby (standard, 10 min + 5 s, archived) and sits down.
@@ -213,6 +216,11 @@ test.describe.serial("a complete game", () => {
       await expect(boardOf(page)).toHaveAttribute("data-interactive", "false");
     }
     for (const page of [white.page, black.page]) await expect(page.getByTestId("replay-link")).toBeVisible();
+    // Nothing was ever scrolled to reach a point or a button (the browser scrolls to
+    // what it clicks; the page would have stayed scrolled).
+    for (const page of [white.page, black.page]) {
+      expect(await page.evaluate(() => [window.scrollX, window.scrollY])).toEqual([0, 0]);
+    }
     const href = (await white.page.getByTestId("replay-link").getAttribute("href"))!;
     gameId = /^#\/replay\/(\d+)$/.exec(href)![1];
     finalPieces = await piecesOn(white.page);
