@@ -227,6 +227,16 @@ export class Connection {
     };
   }
 
+  /**
+   * Connects again now, with the cookie the browser has now (after a log-in, a log-out
+   * or a registration, which give the browser another session). Open tables resume.
+   */
+  reconnect(): void {
+    this.attempts = 0;
+    // Without a socket a reconnection is already on its way.
+    if (this.ws && this.ws.readyState !== WebSocket.CLOSED) this.ws.close();
+  }
+
   /** Calls `listener` with each connection state change. */
   onState(listener: (state: ConnectionState) => void): () => void {
     this.stateListeners.add(listener);

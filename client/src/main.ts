@@ -9,6 +9,7 @@ import { mountArchive } from "./pages/archive";
 import { mountLobby } from "./pages/lobby";
 import { mountReplay } from "./pages/replay";
 import { mountRules } from "./pages/rules";
+import { currentAccount, mountAccount } from "./pages/account";
 import { mountTable } from "./pages/table";
 
 const conn = new Connection(lang());
@@ -17,6 +18,10 @@ const app = document.getElementById("app")!;
 const nav = h("nav", { class: "nav" });
 const status = h("span", { class: "conn", "data-testid": "connection", role: "status" });
 const who = h("span", { class: "who", "data-testid": "me" });
+/** Sign in (a guest) or the account's page (an account), beside the name. */
+const accountLink = h("a", { class: "account-link", href: "#/account", "data-testid": "account-link" });
+/** Whether the session's player has an account (asked at each new player). */
+let registered = false;
 const langSelect = h("select", {
   class: "lang",
   "data-testid": "language",
@@ -27,7 +32,7 @@ langSelect.value = lang();
 langSelect.addEventListener("change", () => setLang(langSelect.value as Lang));
 
 const main = h("main", { id: "page" });
-app.append(h("header", { class: "top" }, h("a", { class: "brand", href: "#/" }, "YINSH"), nav, h("span", { class: "spacer" }), who, status, langSelect), main);
+app.append(h("header", { class: "top" }, h("a", { class: "brand", href: "#/" }, "YINSH"), nav, h("span", { class: "spacer" }), who, accountLink, status, langSelect), main);
 
 function renderHeader(): void {
   replace(
@@ -40,10 +45,17 @@ function renderHeader(): void {
   status.textContent = t(`conn.${conn.state}`);
   status.dataset.state = conn.state;
   who.textContent = conn.player ? t("you.are", { name: conn.player.name }) : "";
+  accountLink.textContent = registered ? t("nav.account") : t("nav.signIn");
 }
 
 conn.onState(() => renderHeader());
-conn.onPlayer(() => renderHeader());
+conn.onPlayer(() => {
+  renderHeader();
+  void currentAccount().then((account) => {
+    registered = account !== null;
+    renderHeader();
+  });
+});
 
 let unmount: (() => void) | null = null;
 
@@ -60,6 +72,10 @@ function route(): void {
     unmount = mountTable(main, conn, decodeURIComponent(parts[1]));
   } else if (parts[0] === "archive") {
     unmount = mountArchive(main);
+  } else if (parts[0] === "account") {
+    // After a register, log-in or log-out the server closes this browser's connection
+    // of the old session; it comes back at once as the new player.
+    unmount = mountAccount(main, () => conn.reconnect());
   } else if (parts[0] === "rules") {
     unmount = mountRules(main);
   } else if (parts[0] === "replay" && parts[1]) {
