@@ -87,18 +87,30 @@ const ICONS = {
 } as const;
 
 export function icon(name: keyof typeof ICONS): SVGSVGElement {
+  return svgIcon(ICONS[name], "icon", { width: 1.5 });
+}
+
+/**
+ * A 16×16 icon as an inline SVG of one path `d`: stroked with the text colour when
+ * `stroke` says how wide, filled with it otherwise.
+ */
+export function svgIcon(d: string, className: string, stroke?: { width: number }): SVGSVGElement {
   const ns = "http://www.w3.org/2000/svg";
   const svg = document.createElementNS(ns, "svg");
   svg.setAttribute("viewBox", "0 0 16 16");
   svg.setAttribute("aria-hidden", "true");
-  svg.setAttribute("class", "icon");
+  svg.setAttribute("class", className);
   const path = document.createElementNS(ns, "path");
-  path.setAttribute("d", ICONS[name]);
-  path.setAttribute("fill", "none");
-  path.setAttribute("stroke", "currentColor");
-  path.setAttribute("stroke-width", "1.5");
-  path.setAttribute("stroke-linecap", "round");
-  path.setAttribute("stroke-linejoin", "round");
+  path.setAttribute("d", d);
+  if (stroke) {
+    path.setAttribute("fill", "none");
+    path.setAttribute("stroke", "currentColor");
+    path.setAttribute("stroke-width", String(stroke.width));
+    path.setAttribute("stroke-linecap", "round");
+    path.setAttribute("stroke-linejoin", "round");
+  } else {
+    path.setAttribute("fill", "currentColor");
+  }
   svg.append(path);
   return svg;
 }

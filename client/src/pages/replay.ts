@@ -11,7 +11,7 @@ import { formatClock, h, replace } from "../dom";
 import { t } from "../i18n";
 import type { ArchivedAction, ArchivedGame, Frame, Pair, SeatColor, TableOptions } from "../protocol";
 import { errorText, formatDate, optionsSummary, playerName, resultSentence } from "./archive";
-import { fitToScreen, removedSlots, renderTurns, scrollListTo } from "./gamepage";
+import { fitToScreen, removedSlots, renderTurns, scrollListTo, svgIcon } from "./gamepage";
 
 /** Milliseconds between actions while playing automatically. */
 export const AUTOPLAY_MS = 800;
@@ -132,24 +132,8 @@ const ICONS = {
 
 /** An icon as an inline SVG; the chevrons are stroked, the rest filled. */
 function icon(name: keyof typeof ICONS): SVGSVGElement {
-  const ns = "http://www.w3.org/2000/svg";
-  const svg = document.createElementNS(ns, "svg");
-  svg.setAttribute("viewBox", "0 0 16 16");
-  svg.setAttribute("aria-hidden", "true");
-  svg.setAttribute("class", "replay-icon");
-  const path = document.createElementNS(ns, "path");
-  path.setAttribute("d", ICONS[name]);
-  if (name === "back" || name === "forward") {
-    path.setAttribute("fill", "none");
-    path.setAttribute("stroke", "currentColor");
-    path.setAttribute("stroke-width", "2");
-    path.setAttribute("stroke-linecap", "round");
-    path.setAttribute("stroke-linejoin", "round");
-  } else {
-    path.setAttribute("fill", "currentColor");
-  }
-  svg.append(path);
-  return svg;
+  const stroked = name === "back" || name === "forward";
+  return svgIcon(ICONS[name], "replay-icon", stroked ? { width: 2 } : undefined);
 }
 
 /**
