@@ -13,6 +13,9 @@ test("a guest creates an account, keeps the seat, logs out and back in", async (
   const table = await tableIdOf(page);
   await sitDown(page, "white");
 
+  // A guest, marked so in the header and at the seat.
+  await expect(page.locator("header").getByTestId("guest-mark")).toHaveText("guest");
+  await expect(page.getByTestId("seat-white").getByTestId("guest-mark")).toHaveText("guest");
   // Sign in → the account page offers both forms.
   await expect(page.getByTestId("account-link")).toHaveText("Sign in");
   await page.getByTestId("account-link").click();
@@ -35,6 +38,7 @@ test("a guest creates an account, keeps the seat, logs out and back in", async (
   await waitOnline(page);
   await expect(page.getByTestId("me")).toHaveText(`You are ${name}`);
   await expect(page.getByTestId("account-link")).toHaveText("Account");
+  await expect(page.locator("header").getByTestId("guest-mark")).toHaveCount(0);
   await expect(page.getByTestId("session")).toHaveCount(1);
   await expect(page.getByTestId("session")).toHaveAttribute("data-current", "true");
   await screenshot(page, "account", true);

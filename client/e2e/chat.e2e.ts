@@ -17,8 +17,8 @@ test("markup in chat lines is shown as text to the other players", async ({ brow
 
   const log = reader.page.getByTestId("chat-log");
   for (const line of lines) await expect(log.locator(".line.chat").filter({ hasText: line })).toHaveCount(1);
-  // Nothing of it became markup (the only element in a chat line is the sender's name,
-  // in bold), and nothing ran.
+  // Nothing of it became markup (the only elements of a chat line are the sender's name,
+  // in bold, and its guest mark), and nothing ran.
   await expect(log.locator("img, script, i")).toHaveCount(0);
   await expect(log.locator(".line.chat b")).toHaveCount(lines.length);
   await expect(log.locator(".line.chat b").first()).not.toContainText("bold");

@@ -53,7 +53,9 @@ test("tables move from open to the games in progress and to the finished ones", 
   await lobby.getByTestId("finished").locator("summary").click();
   await expect(done).toBeVisible();
   await expect(done).toContainText("1-0 · resignation");
-  await expect(done.locator(".winner")).toHaveText(whiteName);
+  await expect(done.locator(".winner")).toContainText(whiteName);
+  // The players are guests, and marked so.
+  await expect(done.locator(".winner").getByTestId("guest-mark")).toHaveText("guest");
   await expect(inSection(lobby, "games", table)).toHaveCount(0);
 
   // Black leaves the seat: the table is open again, with "Sit down".

@@ -10,6 +10,7 @@ import { mountLobby } from "./pages/lobby";
 import { mountReplay } from "./pages/replay";
 import { mountRules } from "./pages/rules";
 import { currentAccount, mountAccount } from "./pages/account";
+import { guestMark } from "./pages/guest";
 import { mountTable } from "./pages/table";
 
 const conn = new Connection(lang());
@@ -19,6 +20,8 @@ const nav = h("nav", { class: "nav" });
 const status = h("span", { class: "conn", "data-testid": "connection", role: "status" });
 const who = h("span", { class: "who", "data-testid": "me" });
 /** Sign in (a guest) or the account's page (an account), beside the name. */
+/** "guest" beside the name while the session has no account. */
+const guestSlot = h("span", { class: "guest-slot" });
 const accountLink = h("a", { class: "account-link", href: "#/account", "data-testid": "account-link" });
 /** Whether the session's player has an account (asked at each new player). */
 let registered = false;
@@ -32,7 +35,7 @@ langSelect.value = lang();
 langSelect.addEventListener("change", () => setLang(langSelect.value as Lang));
 
 const main = h("main", { id: "page" });
-app.append(h("header", { class: "top" }, h("a", { class: "brand", href: "#/" }, "YINSH"), nav, h("span", { class: "spacer" }), who, accountLink, status, langSelect), main);
+app.append(h("header", { class: "top" }, h("a", { class: "brand", href: "#/" }, "YINSH"), nav, h("span", { class: "spacer" }), who, guestSlot, accountLink, status, langSelect), main);
 
 function renderHeader(): void {
   replace(
@@ -46,6 +49,7 @@ function renderHeader(): void {
   status.dataset.state = conn.state;
   who.textContent = conn.player ? t("you.are", { name: conn.player.name }) : "";
   accountLink.textContent = registered ? t("nav.account") : t("nav.signIn");
+  replace(guestSlot, conn.player?.guest ? guestMark() : null);
 }
 
 conn.onState(() => renderHeader());

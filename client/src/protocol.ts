@@ -251,7 +251,11 @@ bot?: number,
 /**
  * Whether the player has a connection open to the table right now.
  */
-online: boolean, };
+online: boolean, 
+/**
+ * A guest (no account): shown as such. Absent for accounts and the engine.
+ */
+guest?: boolean, };
 
 export type TableSummary = { 
 /**
@@ -411,6 +415,10 @@ export type ChatLine = {
  * Who wrote it.
  */
 from: string, 
+/**
+ * The writer is a guest (absent for accounts).
+ */
+guest?: boolean, 
 /**
  * The text, to be shown as text (never as markup).
  */

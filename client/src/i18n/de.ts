@@ -239,6 +239,8 @@ export const de: Record<Key, string> = {
   "account.title": "Konto",
   "account.name": "Name",
   "account.password": "Passwort",
+  "guest.mark": "Gast",
+  "guest.explain": "Ein Gast: spielt ohne Konto",
   "account.newPassword": "Neues Passwort",
   "account.oldPassword": "Aktuelles Passwort",
   "account.registerTitle": "Konto anlegen",

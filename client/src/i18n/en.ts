@@ -237,6 +237,8 @@ export const en = {
   "account.title": "Account",
   "account.name": "Name",
   "account.password": "Password",
+  "guest.mark": "guest",
+  "guest.explain": "A guest: plays without an account",
   "account.newPassword": "New password",
   "account.oldPassword": "Current password",
   "account.registerTitle": "Create an account",

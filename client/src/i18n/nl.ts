@@ -239,6 +239,8 @@ export const nl: Record<Key, string> = {
   "account.title": "Account",
   "account.name": "Naam",
   "account.password": "Wachtwoord",
+  "guest.mark": "gast",
+  "guest.explain": "Een gast: speelt zonder account",
   "account.newPassword": "Nieuw wachtwoord",
   "account.oldPassword": "Huidig wachtwoord",
   "account.registerTitle": "Account aanmaken",

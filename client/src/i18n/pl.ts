@@ -239,6 +239,8 @@ export const pl: Record<Key, string> = {
   "account.title": "Konto",
   "account.name": "Nazwa",
   "account.password": "Hasło",
+  "guest.mark": "gość",
+  "guest.explain": "Gość: gra bez konta",
   "account.newPassword": "Nowe hasło",
   "account.oldPassword": "Obecne hasło",
   "account.registerTitle": "Załóż konto",

@@ -9,6 +9,7 @@ import { engineName, t, tn } from "../i18n";
 import type { PlayerView, SeatColor, Stats, TableOptions, TableSummary } from "../protocol";
 import { resultSummary } from "./archive";
 import { sections, pickColor, type TableState } from "./lobby-sections";
+import { guestMark } from "./guest";
 import { describeOptions } from "./options";
 
 
@@ -61,6 +62,7 @@ export function mountLobby(root: HTMLElement, conn: Connection): () => void {
       "span",
       { class: p.online ? "lobby-seat" : "lobby-seat away", title: p.online ? null : t("table.offline") },
       p.name,
+      p.guest ? guestMark() : null,
     );
   }
 

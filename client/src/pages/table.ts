@@ -21,6 +21,7 @@ import type {
   TableView,
 } from "../protocol";
 import { fitToScreen, icon, keyTakenBy, removedSlots, renderTurns, scrollListTo } from "./gamepage";
+import { guestMark } from "./guest";
 import { inviteBox } from "./invite";
 import { optionsForm } from "./lobby";
 import { describeOptions } from "./options";
@@ -311,8 +312,8 @@ export function mountTable(root: HTMLElement, conn: Connection, id: string): () 
   const running = (): boolean => !!view?.game && !view.game.result;
   const online = (): boolean => conn.state === "open";
 
-  function log(text: string, kind: "chat" | "event" | "reply" | "error" = "event", from?: string): void {
-    const line = h("div", { class: `line ${kind}` }, from ? h("b", {}, `${from}: `) : null, text);
+  function log(text: string, kind: "chat" | "event" | "reply" | "error" = "event", from?: string, guest = false): void {
+    const line = h("div", { class: `line ${kind}` }, from ? h("b", {}, from, guest ? guestMark() : null, ": ") : null, text);
     chatLog.append(line);
     while (chatLog.childElementCount > 200) chatLog.firstElementChild?.remove();
     chatLog.scrollTop = chatLog.scrollHeight;
@@ -554,6 +555,7 @@ export function mountTable(root: HTMLElement, conn: Connection, id: string): () 
           "span",
           { class: "bar-who" },
           h("span", { class: "seat-name", "data-testid": `seat-${c}-name` }, p ? nameOf(c) : t("seat.free")),
+          p?.guest ? guestMark() : null,
           p && !p.bot && !p.online ? h("span", { class: "offline" }, ` (${t("table.offline")})`) : null,
           think ? h("span", { class: "thinking-dots", "aria-hidden": "true" }, h("i"), h("i"), h("i")) : null,
           think,
@@ -856,7 +858,7 @@ export function mountTable(root: HTMLElement, conn: Connection, id: string): () 
       view = msg.table;
       clocksAt = performance.now();
       replace(chatLog);
-      for (const line of view.chat) log(line.text, "chat", line.from);
+      for (const line of view.chat) log(line.text, "chat", line.from, line.guest);
       renderAll();
       return;
     }
@@ -874,7 +876,7 @@ export function mountTable(root: HTMLElement, conn: Connection, id: string): () 
     if (event.kind === "aborted") lastAction = null;
     // A change of the game brings the board back to the live position.
     if (event.kind === "acted" || event.kind === "took_back" || event.kind === "aborted" || event.kind === "started" || event.kind === "game_over") reviewPly = null;
-    if (event.kind === "chat") log(event.line.text, "chat", event.line.from);
+    if (event.kind === "chat") log(event.line.text, "chat", event.line.from, event.line.guest);
     if (msg.game || msg.clocks) clocksAt = performance.now();
     const text = describeEvent(event, nameOf);
     if (text) log(text);

@@ -222,6 +222,7 @@ mod tests {
             "SwlftOtter48",
             "SWIFTOTTER1",
             "AmberBadger1000",
+            "CleverNewt1234",
         ] {
             assert_eq!(check_name(guest), Err(NameProblem::GuestLike), "{guest}");
         }

@@ -291,6 +291,10 @@ pub struct PlayerView {
     pub bot: Option<u8>,
     /// Whether the player has a connection open to the table right now.
     pub online: bool,
+    /// A guest (no account): shown as such. Absent for accounts and the engine.
+    #[ts(as = "Option<bool>", optional)]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub guest: bool,
 }
 
 /// What the lobby shows of a table.
@@ -479,6 +483,10 @@ pub struct GameView {
 pub struct ChatLine {
     /// Who wrote it.
     pub from: String,
+    /// The writer is a guest (absent for accounts).
+    #[ts(as = "Option<bool>", optional)]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub guest: bool,
     /// The text, to be shown as text (never as markup).
     pub text: String,
     /// When, in milliseconds since 1970 (UTC).

@@ -153,18 +153,44 @@ pub fn guest_name_with(bytes: [u8; 8]) -> String {
 /// look like. Accounts may not have such names, so that nobody passes for a guest, nor
 /// a guest for someone else.
 pub fn reads_like_guest(skeleton: &str) -> bool {
-    use crate::account::skeleton as fold;
-    let digit_like = |c: char| c.is_ascii_digit() || "olszb".contains(c);
-    ADJECTIVES.iter().any(|adjective| {
-        skeleton
-            .strip_prefix(fold(adjective).as_str())
-            .is_some_and(|rest| {
-                ANIMALS.iter().any(|animal| {
-                    rest.strip_prefix(fold(animal).as_str())
-                        .is_some_and(|tail| tail.chars().all(digit_like))
-                })
+    // The skeletons of every adjective and animal pair, folded together (folding them
+    // apart would miss look-alikes across the join: Clever·Newt folds to "clevemewt").
+    static PAIRS: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    let pairs = PAIRS.get_or_init(|| {
+        ADJECTIVES
+            .iter()
+            .flat_map(|a| {
+                ANIMALS
+                    .iter()
+                    .map(move |b| crate::account::skeleton(&format!("{a}{b}")))
             })
+            .collect()
+    });
+    let digit_like = |c: char| c.is_ascii_digit() || "olszb".contains(c);
+    pairs.iter().any(|pair| {
+        skeleton
+            .strip_prefix(pair.as_str())
+            .is_some_and(|tail| tail.chars().all(digit_like))
     })
+}
+
+/// Whether `name` is a guest's. Guest names are always made by [`guest_name`] (an
+/// adjective, an animal, digits) and account names may never read like one
+/// ([`crate::account::check_name`]), so the name alone tells: a guest who registers
+/// changes name.
+pub fn is_guest_name(name: &str) -> bool {
+    reads_like_guest(&crate::account::skeleton(name))
+}
+
+/// A person as the protocol shows them (present, marked when a guest).
+pub fn view_of(player: &Player) -> crate::protocol::PlayerView {
+    crate::protocol::PlayerView {
+        id: Some(player.id.0),
+        name: player.name.clone(),
+        bot: None,
+        online: true,
+        guest: is_guest_name(&player.name),
+    }
 }
 
 /// The token a request's session will have: its cookie's, or the new one handed out.
@@ -308,6 +334,25 @@ mod tests {
                 name.trim_end_matches(|c: char| c.is_ascii_digit()).len() + 4
             );
         }
+        // Every guest name reads as a guest's (all 900 word pairs, each with numbers
+        // from both ends); no name an account may take does.
+        for a in ADJECTIVES {
+            for b in ANIMALS {
+                for n in [NUMBERS.start, NUMBERS.end - 1, 1234, 5678] {
+                    let name = format!("{a}{b}{n}");
+                    assert!(is_guest_name(&name), "{name}");
+                    assert!(crate::account::check_name(&name).is_err(), "{name}");
+                }
+            }
+        }
+        for account in ["Ann", "yinsh_fan", "SwiftRunner", "OtterSwift"] {
+            assert!(crate::account::check_name(account).is_ok());
+            assert!(!is_guest_name(account), "{account}");
+        }
+        assert!(
+            is_guest_name("SwiftOtter701234"),
+            "renamed by migration 0002"
+        );
         // Random ones spread over the whole space.
         let random: HashSet<String> = (0..2000).map(|_| guest_name()).collect();
         assert!(random.len() >= 1990, "{} distinct of 2000", random.len());

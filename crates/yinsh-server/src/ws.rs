@@ -12,7 +12,7 @@ use tokio::sync::{Notify, broadcast, mpsc};
 use tokio::time::Instant;
 
 use crate::i18n::{Lang, Msg};
-use crate::protocol::{ClientMessage, PlayerView, Request, ServerMessage};
+use crate::protocol::{ClientMessage, Request, ServerMessage};
 use crate::refusal::Refusal;
 use crate::store::Player;
 use crate::table::{self, Conn, Request as TableRequest, TableHandle, to_text};
@@ -131,12 +131,7 @@ pub async fn serve(
     };
     c.ctx.sessions.add(&session, c.conn.id, kick.clone());
     c.send(&ServerMessage::Welcome {
-        player: PlayerView {
-            id: Some(player.id.0),
-            name: player.name.clone(),
-            bot: None,
-            online: true,
-        },
+        player: crate::session::view_of(&player),
         lang: lang.code().to_owned(),
         server: env!("CARGO_PKG_VERSION").to_owned(),
     });

@@ -85,6 +85,7 @@ async fn accounts(server: &TestServer) {
     assert_eq!(status, 200);
     let cookie = ann.cookie.clone().unwrap();
     let mut ws = Client::connect(addr, Some(&cookie)).await;
+    assert!(ws.player.guest, "guests are marked");
     let table = ws.create(Default::default()).await;
     ws.open(&table).await;
     ws.chat(&table, "/join white").await.unwrap();
@@ -120,6 +121,16 @@ async fn accounts(server: &TestServer) {
     assert_eq!(stale.me().await.0, 401, "the guest's token is dead");
     let mut ws = Client::connect(addr, Some(&registered)).await;
     assert_eq!(ws.player.name, "Ann");
+    assert!(!ws.player.guest, "an account is no guest");
+    ws.open(&table).await;
+    ws.chat(&table, "hello").await.unwrap();
+    let line = ws
+        .event(|e| match e {
+            yinsh_server::protocol::TableEvent::Chat { line } => Some(line.clone()),
+            _ => None,
+        })
+        .await;
+    assert_eq!((line.from.as_str(), line.guest), ("Ann", false));
     let (status, me) = ann.me().await;
     assert_eq!(
         (status, &me["name"], &me["registered"]),

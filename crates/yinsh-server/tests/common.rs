@@ -245,6 +245,7 @@ impl Client {
                 name: String::new(),
                 bot: None,
                 online: true,
+                guest: false,
             },
             next_id: 0,
             events: Vec::new(),

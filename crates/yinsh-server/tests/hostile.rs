@@ -68,6 +68,7 @@ impl Raw {
                 name: String::new(),
                 bot: None,
                 online: true,
+                guest: false,
             },
         };
         match raw.recv().await {

@@ -17,8 +17,7 @@ use yinsh::{ByColor, Color};
 use crate::game::{Replayed, frame, record_of, replay_stored, result_view};
 use crate::i18n::Lang;
 use crate::protocol::{
-    ArchiveEntry, ArchivePage, ArchivedAction, ArchivedGame, PlayerView, StageName, Stats,
-    TableStatus,
+    ArchiveEntry, ArchivePage, ArchivedAction, ArchivedGame, StageName, Stats, TableStatus,
 };
 use crate::session;
 use crate::store::{ArchiveQuery, StoreErrorKind, StoredGame};
@@ -215,13 +214,7 @@ async fn new_session(State(app): State<App>, headers: HeaderMap) -> Response {
 
 /// A session's player as the answer.
 fn player_json(player: crate::store::Player) -> Response {
-    Json(PlayerView {
-        id: Some(player.id.0),
-        name: player.name,
-        bot: None,
-        online: true,
-    })
-    .into_response()
+    Json(session::view_of(&player)).into_response()
 }
 
 /// Marks a response that hands out a session as not to be kept by any cache.

@@ -469,16 +469,15 @@ impl Core {
     pub fn player_view(&self, color: Color) -> Option<PlayerView> {
         Some(match self.seats[color].as_ref()? {
             Seat::Human(p) => PlayerView {
-                id: Some(p.id.0),
-                name: p.name.clone(),
-                bot: None,
                 online: !self.away_told[color],
+                ..crate::session::view_of(p)
             },
             Seat::Bot(level) => PlayerView {
                 id: None,
                 name: bot_name(*level),
                 bot: Some(level.get()),
                 online: true,
+                guest: false,
             },
         })
     }

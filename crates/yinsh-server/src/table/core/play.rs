@@ -33,6 +33,7 @@ impl Core {
         };
         let line = ChatLine {
             from: player.name.clone(),
+            guest: crate::session::is_guest_name(&player.name),
             text: text.to_owned(),
             at: now.wall_ms,
         };
