@@ -661,6 +661,14 @@ white_bot?: number,
  */
 black_bot?: number, 
 /**
+ * White played as a guest (absent otherwise).
+ */
+white_guest?: boolean, 
+/**
+ * Black played as a guest (absent otherwise).
+ */
+black_guest?: boolean, 
+/**
  * The options it was played with.
  */
 options: TableOptions, 
@@ -755,6 +763,14 @@ white_bot?: number,
  * Black's engine level, when the engine played black.
  */
 black_bot?: number, 
+/**
+ * White played as a guest (absent otherwise).
+ */
+white_guest?: boolean, 
+/**
+ * Black played as a guest (absent otherwise).
+ */
+black_guest?: boolean, 
 /**
  * The options it was played with.
  */

@@ -6,6 +6,7 @@
 import "./archive.css";
 import { h, replace } from "../dom";
 import { engineName, lang, t, tn } from "../i18n";
+import { guestMark } from "./guest";
 import { en } from "../i18n/en";
 import type { ArchiveEntry, ArchivePage, ResultView, TableOptions } from "../protocol";
 
@@ -321,9 +322,9 @@ export function mountArchive(root: HTMLElement): () => void {
         h(
           "a",
           { href },
-          h("span", { class: winner === "white" ? "winner" : null, title: t("color.white") }, playerName(g.white, g.white_bot)),
+          h("span", { class: winner === "white" ? "winner" : null, title: t("color.white") }, playerName(g.white, g.white_bot), g.white_guest ? guestMark() : null),
           " – ",
-          h("span", { class: winner === "black" ? "winner" : null, title: t("color.black") }, playerName(g.black, g.black_bot)),
+          h("span", { class: winner === "black" ? "winner" : null, title: t("color.black") }, playerName(g.black, g.black_bot), g.black_guest ? guestMark() : null),
         ),
       ),
       h("td", { "data-label": t("archive.variant") }, optionsSummary(g.options)),

@@ -11,6 +11,7 @@ import { formatClock, h, replace } from "../dom";
 import { t } from "../i18n";
 import type { ArchivedAction, ArchivedGame, Frame, Pair, SeatColor, TableOptions } from "../protocol";
 import { errorText, formatDate, optionsSummary, playerName, resultSentence } from "./archive";
+import { guestMark } from "./guest";
 import { fitToScreen, removedSlots, renderTurns, scrollListTo, svgIcon } from "./gamepage";
 
 /** Milliseconds between actions while playing automatically. */
@@ -207,9 +208,11 @@ export function mountReplay(root: HTMLElement, id: string): () => void {
         { class: "replay-players" },
         h("span", { class: "swatch white", title: t("color.white") }),
         h("span", { "data-testid": "replay-white" }, names.white),
+        game.white_guest ? guestMark() : null,
         " – ",
         h("span", { class: "swatch black", title: t("color.black") }),
         h("span", { "data-testid": "replay-black" }, names.black),
+        game.black_guest ? guestMark() : null,
       ),
       h(
         "p",

@@ -735,6 +735,14 @@ pub struct ArchiveEntry {
     #[ts(optional)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub black_bot: Option<u8>,
+    /// White played as a guest (absent otherwise).
+    #[ts(as = "Option<bool>", optional)]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub white_guest: bool,
+    /// Black played as a guest (absent otherwise).
+    #[ts(as = "Option<bool>", optional)]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub black_guest: bool,
     /// The options it was played with.
     pub options: TableOptions,
     /// When it started, in milliseconds since 1970 (UTC).

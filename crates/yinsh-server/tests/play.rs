@@ -97,6 +97,7 @@ async fn a_recorded_game_is_played_to_its_result_and_archived() {
     assert_eq!(page.total, 1);
     let entry = &page.games[0];
     assert_eq!(entry.white, white.player.name);
+    assert!(entry.white_guest && entry.black_guest, "guests, marked so");
     assert_eq!(entry.actions as usize, record.actions.len());
     let (status, text) = server
         .get(&format!("/api/archive/{}/record", entry.id))

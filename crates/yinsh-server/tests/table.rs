@@ -331,6 +331,10 @@ async fn the_engine_takes_a_seat_and_plays() {
     let page: yinsh_server::protocol::ArchivePage = serde_json::from_str(&body).unwrap();
     assert_eq!(page.games[0].white_bot, Some(1));
     assert_eq!(page.games[0].black_bot, None);
+    assert_eq!(
+        (page.games[0].white_guest, page.games[0].black_guest),
+        (false, true)
+    );
 }
 
 #[tokio::test]

@@ -454,6 +454,8 @@ fn entry(g: &StoredGame, actions: u32) -> Option<ArchiveEntry> {
         black: g.game.black.name.clone(),
         white_bot: g.game.white.bot.map(Level::get),
         black_bot: g.game.black.bot.map(Level::get),
+        white_guest: g.game.white.bot.is_none() && session::is_guest_name(&g.game.white.name),
+        black_guest: g.game.black.bot.is_none() && session::is_guest_name(&g.game.black.name),
         options: g.game.options.clone(),
         started_at: g.game.started_at,
         finished_at: g.result.as_ref()?.finished_at,
