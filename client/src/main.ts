@@ -1,5 +1,6 @@
-// The page shell: header (navigation, language, connection state, who you are) and
-// the router between the lobby, a table, the archive, the replay viewer and the rules.
+// The page shell: header (navigation, language, connection state, who you are, the
+// account link) and the router between the lobby, a table, the archive, the replay
+// viewer, the rules and the account page.
 
 import "./style.css";
 import { Connection } from "./connection";
@@ -9,7 +10,7 @@ import { mountArchive } from "./pages/archive";
 import { mountLobby } from "./pages/lobby";
 import { mountReplay } from "./pages/replay";
 import { mountRules } from "./pages/rules";
-import { currentAccount, mountAccount } from "./pages/account";
+import { mountAccount } from "./pages/account";
 import { guestMark } from "./pages/guest";
 import { mountTable } from "./pages/table";
 
@@ -19,12 +20,10 @@ const app = document.getElementById("app")!;
 const nav = h("nav", { class: "nav" });
 const status = h("span", { class: "conn", "data-testid": "connection", role: "status" });
 const who = h("span", { class: "who", "data-testid": "me" });
-/** Sign in (a guest) or the account's page (an account), beside the name. */
 /** "guest" beside the name while the session has no account. */
 const guestSlot = h("span", { class: "guest-slot" });
+/** Sign in (a guest) or the account's page (an account), beside the name. */
 const accountLink = h("a", { class: "account-link", href: "#/account", "data-testid": "account-link" });
-/** Whether the session's player has an account (asked at each new player). */
-let registered = false;
 const langSelect = h("select", {
   class: "lang",
   "data-testid": "language",
@@ -48,18 +47,12 @@ function renderHeader(): void {
   status.textContent = t(`conn.${conn.state}`);
   status.dataset.state = conn.state;
   who.textContent = conn.player ? t("you.are", { name: conn.player.name }) : "";
-  accountLink.textContent = registered ? t("nav.account") : t("nav.signIn");
+  accountLink.textContent = conn.player && !conn.player.guest ? t("nav.account") : t("nav.signIn");
   replace(guestSlot, conn.player?.guest ? guestMark() : null);
 }
 
 conn.onState(() => renderHeader());
-conn.onPlayer(() => {
-  renderHeader();
-  void currentAccount().then((account) => {
-    registered = account !== null;
-    renderHeader();
-  });
-});
+conn.onPlayer(() => renderHeader());
 
 let unmount: (() => void) | null = null;
 

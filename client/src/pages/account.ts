@@ -57,12 +57,6 @@ async function api<T>(method: string, path: string, body?: unknown): Promise<Ans
   }
 }
 
-/** The session's account, or null for a guest or without a session. */
-export async function currentAccount(): Promise<AccountView | null> {
-  const answer = await api<AccountView>("GET", "/api/account");
-  return answer.ok && answer.body?.registered ? answer.body : null;
-}
-
 /**
  * Mounts the page; `changed` is called after a register, log-in or log-out (the server
  * closes the connection of the old session, which comes back as the new player).
