@@ -155,7 +155,8 @@ pub fn guest_name_with(bytes: [u8; 8]) -> String {
 pub fn reads_like_guest(skeleton: &str) -> bool {
     // The skeletons of every adjective and animal pair, folded together (folding them
     // apart would miss look-alikes across the join: Clever·Newt folds to "clevemewt").
-    static PAIRS: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    static PAIRS: std::sync::OnceLock<std::collections::HashSet<String>> =
+        std::sync::OnceLock::new();
     let pairs = PAIRS.get_or_init(|| {
         ADJECTIVES
             .iter()
@@ -166,12 +167,20 @@ pub fn reads_like_guest(skeleton: &str) -> bool {
             })
             .collect()
     });
+    // Each place where the trailing run of digit-like characters may begin (an animal
+    // may end in one: "lbls"), looked up: a few lookups, not 900 comparisons, since every
+    // player shown to anyone asks.
     let digit_like = |c: char| c.is_ascii_digit() || "olszb".contains(c);
-    pairs.iter().any(|pair| {
-        skeleton
-            .strip_prefix(pair.as_str())
-            .is_some_and(|tail| tail.chars().all(digit_like))
-    })
+    let mut head = skeleton;
+    loop {
+        if pairs.contains(head) {
+            return true;
+        }
+        match head.chars().next_back() {
+            Some(c) if digit_like(c) => head = &head[..head.len() - c.len_utf8()],
+            _ => return false,
+        }
+    }
 }
 
 /// Whether `name` is a guest's. Guest names are always made by [`guest_name`] (an
