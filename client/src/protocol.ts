@@ -47,7 +47,12 @@ time?: TimeSetting,
 /**
  * Whether the finished game goes to the public archive.
  */
-log: boolean, };
+log: boolean, 
+/**
+ * Whether the game counts for the players' ratings: it needs two registered
+ * players, a clock, the variant's own targets and no turn limit, and is archived.
+ */
+rated?: boolean, };
 
 export type OptionChange = { "option": "log", 
 /**
@@ -69,7 +74,11 @@ white: number,
 /**
  * Black's target.
  */
-black: number, } | { "option": "turns", 
+black: number, } | { "option": "rated", 
+/**
+ * Whether the game counts for the ratings.
+ */
+on: boolean, } | { "option": "turns", 
 /**
  * The turn limit; none when absent.
  */
@@ -329,7 +338,25 @@ score: string,
  * `time`, `agreement` or `abandoned` (claimed after the opponent left, or
  * adjudicated after both left).
  */
-termination: string, };
+termination: string, 
+/**
+ * In a rated game, each player's rating before and after it.
+ */
+ratings?: Pair<RatingDiff>, };
+
+export type RatingDiff = { 
+/**
+ * Before the game.
+ */
+before: number, 
+/**
+ * After it.
+ */
+after: number, 
+/**
+ * Whether the rating after it is still provisional (deviation ≥ 110).
+ */
+provisional: boolean, };
 
 export type GameView = { 
 /**
@@ -814,7 +841,148 @@ tables: number,
 /**
  * Games running.
  */
+games: number, 
+/**
+ * The names of the registered players online (guests are only counted), sorted,
+ * at most 100.
+ */
+accounts_online: Array<string>, };
+
+export type CategoryRatingView = { 
+/**
+ * `standard-rapid`, `blitz-bullet`, …
+ */
+category: string, 
+/**
+ * The rating, in whole points.
+ */
+rating: number, 
+/**
+ * Its deviation now (it grows between games).
+ */
+deviation: number, 
+/**
+ * Whether it is provisional (deviation ≥ 110): shown with a `?`.
+ */
+provisional: boolean, 
+/**
+ * Rated games played in the category.
+ */
+games: number, 
+/**
+ * Won.
+ */
+wins: number, 
+/**
+ * Drawn.
+ */
+draws: number, 
+/**
+ * Lost.
+ */
+losses: number, };
+
+export type RatingPointView = { 
+/**
+ * The game (its archive id).
+ */
+game: number, 
+/**
+ * Its category.
+ */
+category: string, 
+/**
+ * When it ended, in milliseconds since 1970.
+ */
+at: number, 
+/**
+ * The rating after it.
+ */
+rating: number, };
+
+export type HeadToHead = { 
+/**
+ * The other player.
+ */
+opponent: string, 
+/**
+ * Won.
+ */
+wins: number, 
+/**
+ * Drawn.
+ */
+draws: number, 
+/**
+ * Lost.
+ */
+losses: number, };
+
+export type PlayerProfile = { 
+/**
+ * The name, as the player writes it.
+ */
+name: string, 
+/**
+ * When they first came, in milliseconds since 1970.
+ */
+created_at: number, 
+/**
+ * Whether they are connected now.
+ */
+online: boolean, 
+/**
+ * Their ratings, one per category played.
+ */
+ratings: Array<CategoryRatingView>, 
+/**
+ * Their rating after each rated game, oldest first.
+ */
+history: Array<RatingPointView>, 
+/**
+ * Their latest archived games, newest first.
+ */
+recent: Array<ArchiveEntry>, 
+/**
+ * Their archived games in all.
+ */
+games: number, 
+/**
+ * Their games against the player named by `?vs=`, when asked.
+ */
+head_to_head?: HeadToHead, };
+
+export type LeaderboardEntry = { 
+/**
+ * The place, from 1.
+ */
+rank: number, 
+/**
+ * The player.
+ */
+name: string, 
+/**
+ * The rating.
+ */
+rating: number, 
+/**
+ * Its deviation now.
+ */
+deviation: number, 
+/**
+ * Rated games played in the category.
+ */
 games: number, };
+
+export type Leaderboard = { 
+/**
+ * The category.
+ */
+category: string, 
+/**
+ * Best first.
+ */
+players: Array<LeaderboardEntry>, };
 
 export type AccountView = { 
 /**

@@ -97,6 +97,9 @@ fn option(args: &[&str]) -> Result<OptionChange, Refusal> {
         ("log", [v]) => on_off(v)
             .map(|on| OptionChange::Log { on })
             .ok_or_else(|| usage("/option log on|off")),
+        ("rated", [v]) => on_off(v)
+            .map(|on| OptionChange::Rated { on })
+            .ok_or_else(|| usage("/option rated on|off")),
         ("time", [v]) if v.eq_ignore_ascii_case("off") => Ok(OptionChange::Time { time: None }),
         ("time", [v]) => time_setting(v)
             .map(|t| OptionChange::Time { time: Some(t) })
@@ -120,11 +123,12 @@ fn option(args: &[&str]) -> Result<OptionChange, Refusal> {
             .map(|n| OptionChange::Turns { limit: Some(n) })
             .map_err(|_| usage("/option turns <n>|off")),
         ("log", _) => Err(usage("/option log on|off")),
+        ("rated", _) => Err(usage("/option rated on|off")),
         ("time", _) => Err(usage("/option time <min>[+<sec>]|off")),
         ("variant", _) => Err(usage("/option variant standard|blitz")),
         ("handicap", _) => Err(usage("/option handicap <white-target> <black-target>")),
         ("turns", _) => Err(usage("/option turns <n>|off")),
-        _ => Err(usage("/option log|time|variant|handicap|turns …")),
+        _ => Err(usage("/option log|rated|time|variant|handicap|turns …")),
     }
 }
 

@@ -9,8 +9,8 @@ use yinsh::notation::record::{GameResult, Record, TimeControl};
 use yinsh::{Action, ByColor, Color, Point, Position, Rules, Stage};
 
 use crate::protocol::{
-    BoardView, ClockView, Frame, GameView, Pair, ResultView, SeatColor, StageName, TableOptions,
-    VariantName,
+    BoardView, ClockView, Frame, GameView, Pair, RatingDiff, ResultView, SeatColor, StageName,
+    TableOptions, VariantName,
 };
 use crate::store::StoredAction;
 use crate::vocab::GameId;
@@ -143,6 +143,8 @@ pub struct Game {
     pub clock_log: Vec<ByColor<Duration>>,
     /// The result, once over.
     pub result: Option<GameResult>,
+    /// In a rated game that is over, each player's rating before and after it.
+    pub ratings: Option<Pair<RatingDiff>>,
     /// A pending draw offer, by this player.
     pub draw_offer: Option<Color>,
     /// A pending takeback request, by this player.
@@ -163,6 +165,7 @@ impl Game {
             actions: Vec::new(),
             clock_log: Vec::new(),
             result: None,
+            ratings: None,
             draw_offer: None,
             takeback_request: None,
             takebacks: ByColor::default(),
@@ -334,7 +337,10 @@ impl Game {
             legal,
             moves: self.actions.iter().map(|a| a.to_string()).collect(),
             clocks: self.clock_view(now),
-            result: self.result.as_ref().map(result_view),
+            result: self.result.as_ref().map(|r| ResultView {
+                ratings: self.ratings.clone(),
+                ..result_view(r)
+            }),
             draw_offer: self.draw_offer.map(SeatColor::from),
             takeback_request: self.takeback_request.map(SeatColor::from),
             takebacks: Pair {
@@ -402,6 +408,7 @@ pub fn result_view(result: &GameResult) -> ResultView {
         winner: result.winner.map(SeatColor::from),
         score: result.score().to_owned(),
         termination: result.termination.name().to_owned(),
+        ratings: None,
     }
 }
 

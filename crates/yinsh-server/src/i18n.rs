@@ -217,6 +217,10 @@ fn en_refusal(r: &Refusal) -> &'static str {
         Refusal::BadOption { .. } => "Invalid option: {reason}.",
         Refusal::BadLevel => "The engine's level is 1 to 10.",
         Refusal::BotsDisabled => "The engine is not available on this server.",
+        Refusal::RatedGuest => {
+            "Rated games are for registered players: sign in, or make the game casual."
+        }
+        Refusal::RatedEngine => "The engine does not play rated games: make the game casual first.",
         Refusal::NothingToTakeBack => "You have not played yet.",
         Refusal::TakebackLimit { .. } => "You have used all {limit} takebacks of this game.",
         Refusal::NothingPending => "There is no offer to answer.",
@@ -276,6 +280,12 @@ fn nl_refusal(r: &Refusal) -> &'static str {
         Refusal::BadOption { .. } => "Ongeldige optie: {reason}.",
         Refusal::BadLevel => "Het niveau van de engine loopt van 1 tot 10.",
         Refusal::BotsDisabled => "De engine is niet beschikbaar op deze server.",
+        Refusal::RatedGuest => {
+            "Spellen met rating zijn voor geregistreerde spelers: meld je aan, of speel zonder rating."
+        }
+        Refusal::RatedEngine => {
+            "De engine speelt geen spellen met rating: zet de rating eerst uit."
+        }
         Refusal::NothingToTakeBack => "Je hebt nog niet gespeeld.",
         Refusal::TakebackLimit { .. } => "Je hebt alle {limit} terugnames van dit spel gebruikt.",
         Refusal::NothingPending => "Er is geen aanbod om te beantwoorden.",
@@ -337,6 +347,10 @@ fn pl_refusal(r: &Refusal) -> &'static str {
         Refusal::BadOption { .. } => "Nieprawidłowa opcja: {reason}.",
         Refusal::BadLevel => "Poziom silnika to liczba od 1 do 10.",
         Refusal::BotsDisabled => "Silnik nie jest dostępny na tym serwerze.",
+        Refusal::RatedGuest => {
+            "Partie rankingowe są dla zarejestrowanych graczy: zaloguj się albo graj bez rankingu."
+        }
+        Refusal::RatedEngine => "Silnik nie gra partii rankingowych: najpierw wyłącz ranking.",
         Refusal::NothingToTakeBack => "Nie masz jeszcze czego cofnąć.",
         Refusal::TakebackLimit { .. } => {
             "Wykorzystano już wszystkie cofnięcia w tej partii ({limit})."
@@ -402,6 +416,12 @@ fn de_refusal(r: &Refusal) -> &'static str {
         Refusal::BadOption { .. } => "Ungültige Option: {reason}.",
         Refusal::BadLevel => "Die Stufe der Engine reicht von 1 bis 10.",
         Refusal::BotsDisabled => "Die Engine ist auf diesem Server nicht verfügbar.",
+        Refusal::RatedGuest => {
+            "Gewertete Partien sind für registrierte Spieler: melde dich an oder spiele ungewertet."
+        }
+        Refusal::RatedEngine => {
+            "Die Engine spielt keine gewerteten Partien: stelle die Partie zuerst auf ungewertet."
+        }
         Refusal::NothingToTakeBack => "Du hast noch keinen Zug gemacht.",
         Refusal::TakebackLimit { .. } => {
             "Du hast alle {limit} Rücknahmen dieser Partie verbraucht."
@@ -457,7 +477,7 @@ pub const EN: &[(&str, &str)] = &[
     ("engine", "Engine (level {level})"),
     (
         "help",
-        "Commands: /join [white|black], /leave, /start, /option log on|off, \
+        "Commands: /join [white|black], /leave, /start, /option log on|off, /option rated on|off, \
          /option time <min>[+<sec>]|off, /option variant standard|blitz, \
          /option handicap <white> <black>, /option turns <n>|off, /bot [level], \
          /resign, /draw, /takeback, /accept, /decline, /claim [draw], /abort, /who, /help.",
@@ -507,7 +527,7 @@ pub const NL: &[(&str, &str)] = &[
     ("engine", "Engine (niveau {level})"),
     (
         "help",
-        "Commando's: /join [white|black], /leave, /start, /option log on|off, \
+        "Commando's: /join [white|black], /leave, /start, /option log on|off, /option rated on|off, \
          /option time <min>[+<sec>]|off, /option variant standard|blitz, \
          /option handicap <white> <black>, /option turns <n>|off, /bot [level], \
          /resign, /draw, /takeback, /accept, /decline, /claim [draw], /abort, /who, /help.",
@@ -557,7 +577,7 @@ pub const PL: &[(&str, &str)] = &[
     ("engine", "Silnik (poziom {level})"),
     (
         "help",
-        "Polecenia: /join [white|black], /leave, /start, /option log on|off, \
+        "Polecenia: /join [white|black], /leave, /start, /option log on|off, /option rated on|off, \
          /option time <min>[+<sec>]|off, /option variant standard|blitz, \
          /option handicap <white> <black>, /option turns <n>|off, /bot [level], \
          /resign, /draw, /takeback, /accept, /decline, /claim [draw], /abort, /who, /help.",
@@ -604,7 +624,7 @@ pub const DE: &[(&str, &str)] = &[
     ("engine", "Engine (Stufe {level})"),
     (
         "help",
-        "Befehle: /join [white|black], /leave, /start, /option log on|off, \
+        "Befehle: /join [white|black], /leave, /start, /option log on|off, /option rated on|off, \
          /option time <min>[+<sec>]|off, /option variant standard|blitz, \
          /option handicap <white> <black>, /option turns <n>|off, /bot [level], \
          /resign, /draw, /takeback, /accept, /decline, /claim [draw], /abort, /who, /help.",

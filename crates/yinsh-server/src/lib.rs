@@ -24,6 +24,7 @@ mod http;
 pub mod i18n;
 pub mod loadtest;
 pub mod lobby;
+pub mod online;
 pub mod protocol;
 pub mod rating;
 pub mod refusal;
@@ -147,6 +148,8 @@ pub struct Ctx {
     /// The open WebSocket connections of each session (by token hash), so that a
     /// rotation can close those opened with the old token.
     pub sessions: session::Connections,
+    /// The open connections of each player: who is online, and how to reach them.
+    pub online: online::Online,
 }
 
 /// A server ready to serve: its tables restored from the store.
@@ -169,6 +172,7 @@ impl Server {
                 std::thread::available_parallelism().map_or(1, |n| n.get()),
             )),
             sessions: session::Connections::default(),
+            online: online::Online::default(),
         };
         let unfinished = ctx.store.unfinished_games().await?;
         for stored in unfinished {

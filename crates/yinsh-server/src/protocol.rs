@@ -83,6 +83,11 @@ pub struct TableOptions {
     pub time: Option<TimeSetting>,
     /// Whether the finished game goes to the public archive.
     pub log: bool,
+    /// Whether the game counts for the players' ratings: it needs two registered
+    /// players, a clock, the variant's own targets and no turn limit, and is archived.
+    #[ts(as = "Option<bool>", optional)]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub rated: bool,
 }
 
 impl Default for TableOptions {
@@ -93,6 +98,7 @@ impl Default for TableOptions {
             turn_limit: None,
             time: None,
             log: true,
+            rated: false,
         }
     }
 }
@@ -124,6 +130,11 @@ pub enum OptionChange {
         white: u8,
         /// Black's target.
         black: u8,
+    },
+    /// `/option rated on|off`.
+    Rated {
+        /// Whether the game counts for the ratings.
+        on: bool,
     },
     /// `/option turns <n>|off`.
     Turns {
@@ -345,7 +356,7 @@ pub struct SessionView {
 }
 
 /// How busy the server is (`GET /api/stats`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct Stats {
     /// People connected now (a person with several tabs open counts once).
     pub players_online: u32,
@@ -353,6 +364,108 @@ pub struct Stats {
     pub tables: u32,
     /// Games running.
     pub games: u32,
+    /// The names of the registered players online (guests are only counted), sorted,
+    /// at most 100.
+    #[serde(default)]
+    pub accounts_online: Vec<String>,
+}
+
+/// A player's rating in one category, as of now (`GET /api/player/<name>`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct CategoryRatingView {
+    /// `standard-rapid`, `blitz-bullet`, …
+    pub category: String,
+    /// The rating, in whole points.
+    pub rating: i32,
+    /// Its deviation now (it grows between games).
+    pub deviation: i32,
+    /// Whether it is provisional (deviation ≥ 110): shown with a `?`.
+    pub provisional: bool,
+    /// Rated games played in the category.
+    pub games: u32,
+    /// Won.
+    pub wins: u32,
+    /// Drawn.
+    pub draws: u32,
+    /// Lost.
+    pub losses: u32,
+}
+
+/// A player's rating after one rated game.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct RatingPointView {
+    /// The game (its archive id).
+    #[ts(type = "number")]
+    pub game: i64,
+    /// Its category.
+    pub category: String,
+    /// When it ended, in milliseconds since 1970.
+    #[ts(type = "number")]
+    pub at: i64,
+    /// The rating after it.
+    pub rating: i32,
+}
+
+/// The games of one player against another, from the first's side.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct HeadToHead {
+    /// The other player.
+    pub opponent: String,
+    /// Won.
+    pub wins: u32,
+    /// Drawn.
+    pub draws: u32,
+    /// Lost.
+    pub losses: u32,
+}
+
+/// A registered player's page (`GET /api/player/<name>`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct PlayerProfile {
+    /// The name, as the player writes it.
+    pub name: String,
+    /// When they first came, in milliseconds since 1970.
+    #[ts(type = "number")]
+    pub created_at: i64,
+    /// Whether they are connected now.
+    pub online: bool,
+    /// Their ratings, one per category played.
+    pub ratings: Vec<CategoryRatingView>,
+    /// Their rating after each rated game, oldest first.
+    pub history: Vec<RatingPointView>,
+    /// Their latest archived games, newest first.
+    pub recent: Vec<ArchiveEntry>,
+    /// Their archived games in all.
+    #[ts(type = "number")]
+    pub games: u64,
+    /// Their games against the player named by `?vs=`, when asked.
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub head_to_head: Option<HeadToHead>,
+}
+
+/// One row of a leaderboard.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct LeaderboardEntry {
+    /// The place, from 1.
+    pub rank: u32,
+    /// The player.
+    pub name: String,
+    /// The rating.
+    pub rating: i32,
+    /// Its deviation now.
+    pub deviation: i32,
+    /// Rated games played in the category.
+    pub games: u32,
+}
+
+/// The best settled ratings of a category (`GET /api/leaderboard`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct Leaderboard {
+    /// The category.
+    pub category: String,
+    /// Best first.
+    pub players: Vec<LeaderboardEntry>,
 }
 
 /// Whether a table's game runs.
@@ -420,6 +533,21 @@ pub struct ResultView {
     /// `time`, `agreement` or `abandoned` (claimed after the opponent left, or
     /// adjudicated after both left).
     pub termination: String,
+    /// In a rated game, each player's rating before and after it.
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ratings: Option<Pair<RatingDiff>>,
+}
+
+/// One player's rating before and after a rated game (rounded to whole points).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct RatingDiff {
+    /// Before the game.
+    pub before: i32,
+    /// After it.
+    pub after: i32,
+    /// Whether the rating after it is still provisional (deviation ≥ 110).
+    pub provisional: bool,
 }
 
 /// A game as everyone at the table sees it; the legal actions are included so that
@@ -841,6 +969,7 @@ pub fn typescript() -> String {
         BoardView::decl(&cfg),
         StageName::decl(&cfg),
         ResultView::decl(&cfg),
+        RatingDiff::decl(&cfg),
         GameView::decl(&cfg),
         ChatLine::decl(&cfg),
         TableView::decl(&cfg),
@@ -852,6 +981,12 @@ pub fn typescript() -> String {
         ArchivedGame::decl(&cfg),
         ArchivePage::decl(&cfg),
         Stats::decl(&cfg),
+        CategoryRatingView::decl(&cfg),
+        RatingPointView::decl(&cfg),
+        HeadToHead::decl(&cfg),
+        PlayerProfile::decl(&cfg),
+        LeaderboardEntry::decl(&cfg),
+        Leaderboard::decl(&cfg),
         AccountView::decl(&cfg),
         SessionView::decl(&cfg),
     ];

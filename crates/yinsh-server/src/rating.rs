@@ -167,6 +167,23 @@ impl TimeClass {
     }
 }
 
+/// A leaderboard shows ratings whose deviation is at most this (settled ones)...
+pub const LEADERBOARD_DEVIATION: f64 = 75.0;
+/// ...of players with at least this many rated games in the category.
+pub const LEADERBOARD_GAMES: u32 = 10;
+
+/// Every rating category, in the order pages show them.
+pub const CATEGORIES: [&str; 8] = [
+    "standard-bullet",
+    "standard-quick",
+    "standard-rapid",
+    "standard-classical",
+    "blitz-bullet",
+    "blitz-quick",
+    "blitz-rapid",
+    "blitz-classical",
+];
+
 /// The rating category of a game with `options` (`standard-rapid`, `blitz-bullet`, …):
 /// `None` for an untimed game, which cannot be rated.
 pub fn category(options: &TableOptions) -> Option<String> {
@@ -177,6 +194,24 @@ pub fn category(options: &TableOptions) -> Option<String> {
     };
     let class = TimeClass::of(estimated_secs(time.minutes, time.increment));
     Some(format!("{variant}-{}", class.name()))
+}
+
+/// A rating as pages show it, aged to `now_ms`.
+pub fn view(
+    rating: &crate::store::CategoryRating,
+    now_ms: i64,
+) -> crate::protocol::CategoryRatingView {
+    let now = rating.rating.at(now_ms);
+    crate::protocol::CategoryRatingView {
+        category: rating.category.clone(),
+        rating: now.rating.round() as i32,
+        deviation: now.deviation.round() as i32,
+        provisional: now.provisional(),
+        games: rating.rating.games,
+        wins: rating.wins,
+        draws: rating.draws,
+        losses: rating.losses,
+    }
 }
 
 #[cfg(test)]

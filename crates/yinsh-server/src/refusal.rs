@@ -112,6 +112,11 @@ pub enum Refusal {
     BadLevel,
     /// This server has no engines.
     BotsDisabled,
+    /// A rated game is for registered players: a guest may not sit at a rated table,
+    /// nor a table be made rated while a guest sits there.
+    RatedGuest,
+    /// The engine does not play rated games.
+    RatedEngine,
     /// The player has not acted in this game.
     NothingToTakeBack,
     /// The player has used every takeback of this game.
@@ -175,6 +180,8 @@ impl Refusal {
             Refusal::BadOption { .. } => "bad_option",
             Refusal::BadLevel => "bad_level",
             Refusal::BotsDisabled => "bots_disabled",
+            Refusal::RatedGuest => "rated_guest",
+            Refusal::RatedEngine => "rated_engine",
             Refusal::NothingToTakeBack => "nothing_to_take_back",
             Refusal::TakebackLimit { .. } => "takeback_limit",
             Refusal::NothingPending => "nothing_pending",
@@ -230,6 +237,8 @@ impl Refusal {
             | Refusal::OutOfTime
             | Refusal::BadLevel
             | Refusal::BotsDisabled
+            | Refusal::RatedGuest
+            | Refusal::RatedEngine
             | Refusal::NothingToTakeBack
             | Refusal::NothingPending
             | Refusal::AlreadyPending

@@ -130,6 +130,7 @@ pub async fn serve(
         strikes: 0,
     };
     c.ctx.sessions.add(&session, c.conn.id, kick.clone());
+    c.ctx.online.add(&c.conn);
     c.send(&ServerMessage::Welcome {
         player: crate::session::view_of(&player),
         lang: lang.code().to_owned(),
@@ -185,6 +186,7 @@ pub async fn serve(
         }
     }
     c.ctx.sessions.remove(&session, c.conn.id);
+    c.ctx.online.remove(c.conn.player.id, c.conn.id);
     for handle in c.opened.values() {
         handle.forget(c.conn.id);
     }

@@ -10,19 +10,24 @@ use yinsh_server::account::{FAILURES_PER_NAME, skeleton};
 use crate::common::{Client, TestServer, http_send, postgres_database};
 
 /// A browser: its cookie (if it has one), speaking to one server from its own page.
-struct Browser {
+pub(crate) struct Browser {
     addr: SocketAddr,
-    cookie: Option<String>,
+    pub(crate) cookie: Option<String>,
 }
 
 impl Browser {
-    fn new(addr: SocketAddr) -> Browser {
+    pub(crate) fn new(addr: SocketAddr) -> Browser {
         Browser { addr, cookie: None }
     }
 
     /// Sends a request from this site's page; status and JSON body. A `set-cookie`
     /// replaces (or clears) the cookie.
-    async fn send(&mut self, method: &str, path: &str, body: Option<Value>) -> (u16, Value) {
+    pub(crate) async fn send(
+        &mut self,
+        method: &str,
+        path: &str,
+        body: Option<Value>,
+    ) -> (u16, Value) {
         self.send_from(method, path, body, &format!("http://{}", self.addr))
             .await
     }
@@ -62,7 +67,7 @@ impl Browser {
         (status, json)
     }
 
-    async fn register(&mut self, name: &str, password: &str) -> (u16, Value) {
+    pub(crate) async fn register(&mut self, name: &str, password: &str) -> (u16, Value) {
         let body = json!({"name": name, "password": password});
         self.send("POST", "/api/account/register", Some(body)).await
     }

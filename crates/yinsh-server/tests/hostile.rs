@@ -1499,7 +1499,7 @@ impl Store for Broken {
         _: yinsh_server::vocab::GameId,
         _: &'a yinsh_server::store::GameWrite,
         _: bool,
-    ) -> yinsh_server::store::StoreFuture<'a, ()> {
+    ) -> yinsh_server::store::StoreFuture<'a, yinsh_server::store::Rated> {
         broken(self.0)
     }
     fn unfinished_games(

@@ -74,6 +74,7 @@ async fn exercise(store: Arc<dyn Store>) {
             increment: 0,
         }),
         log: true,
+        rated: false,
     };
     let new = NewGame {
         table_id: "abc123".to_owned(),

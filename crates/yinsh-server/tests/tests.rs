@@ -10,5 +10,6 @@ mod hostile;
 mod load;
 mod play;
 mod protocol;
+mod ratings;
 mod store;
 mod table;

@@ -25,6 +25,7 @@ use crate::vocab::{GameId, Level};
 use crate::{Config, Ctx};
 
 mod account;
+mod player;
 
 #[derive(Clone)]
 struct App {
@@ -54,6 +55,7 @@ pub fn router(ctx: Ctx, config: Config) -> Router {
         .route("/api/session", post(new_session))
         .route("/api/session/rotate", post(rotate_session))
         .merge(account::routes())
+        .merge(player::routes())
         .route("/api/archive", get(archive))
         .route("/api/archive/{id}", get(archived_game))
         .route("/api/archive/{id}/record", get(record))
@@ -192,9 +194,10 @@ async fn stats(State(app): State<App>) -> Json<Stats> {
         .filter(|t| t.status == TableStatus::Playing)
         .count();
     Json(Stats {
-        players_online: app.ctx.sessions.sessions() as u32,
+        players_online: app.ctx.online.count() as u32,
         tables: tables.len() as u32,
         games: games as u32,
+        accounts_online: app.ctx.online.account_names(100),
     })
 }
 
@@ -397,6 +400,7 @@ fn archive_query(p: ArchiveParams) -> Result<ArchiveQuery, ApiError> {
     )?;
     Ok(ArchiveQuery {
         player: p.player.filter(|s| !s.trim().is_empty()),
+        player_id: None,
         from,
         to,
         limit: limit.unwrap_or(ARCHIVE_DEFAULT_LIMIT),
@@ -653,6 +657,7 @@ mod tests {
             q,
             ArchiveQuery {
                 player: Some("Otter".to_owned()),
+                player_id: None,
                 from: Some(day),
                 to: Some(day + 86_400_000),
                 limit: 100,

@@ -14,6 +14,7 @@ pub use sql::SqlStore;
 use yinsh::ByColor;
 
 use crate::protocol::TableOptions;
+use crate::rating::Rating;
 use crate::vocab::{GameId, Level, PlayerId};
 
 /// What kind of failure a [`StoreError`] is: what the caller may do about it.
@@ -323,11 +324,92 @@ pub enum GameWrite {
     Abort,
 }
 
+/// One player's rating change in a rated game, stored with its result.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RatingChange {
+    /// The player.
+    pub player: PlayerId,
+    /// The rating category ([`crate::rating::category`]).
+    pub category: String,
+    /// The rating before the game.
+    pub before: f64,
+    /// The rating after it.
+    pub after: f64,
+    /// The deviation after it.
+    pub deviation: f64,
+}
+
+impl RatingChange {
+    /// As the players see it: whole points, and whether it is still provisional.
+    pub fn view(&self) -> crate::protocol::RatingDiff {
+        crate::protocol::RatingDiff {
+            before: self.before.round() as i32,
+            after: self.after.round() as i32,
+            provisional: self.deviation >= crate::rating::PROVISIONAL_DEVIATION,
+        }
+    }
+}
+
+/// Both players' rating changes as they see them.
+pub fn rated_view(rated: &Rated) -> Option<crate::protocol::Pair<crate::protocol::RatingDiff>> {
+    rated.as_ref().map(|r| crate::protocol::Pair {
+        white: r.white.view(),
+        black: r.black.view(),
+    })
+}
+
+/// What a [`Store::write_game`] did beyond the write: the rating changes of a rated
+/// game that ended (the same ones when a result is written again).
+pub type Rated = Option<ByColor<RatingChange>>;
+
+/// A player's rating in one category, with their results in it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CategoryRating {
+    /// The category.
+    pub category: String,
+    /// The rating, as of the last game.
+    pub rating: Rating,
+    /// Rated games won in the category.
+    pub wins: u32,
+    /// Drawn.
+    pub draws: u32,
+    /// Lost.
+    pub losses: u32,
+}
+
+/// A player's rating after one rated game.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RatingPoint {
+    /// The game.
+    pub game: GameId,
+    /// Its category.
+    pub category: String,
+    /// When it ended, in milliseconds since 1970.
+    pub at: i64,
+    /// The rating after it.
+    pub rating: f64,
+    /// Its deviation.
+    pub deviation: f64,
+}
+
+/// Games won, drawn and lost (by one player against another, or in a category).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Won.
+    pub wins: u32,
+    /// Drawn.
+    pub draws: u32,
+    /// Lost.
+    pub losses: u32,
+}
+
 /// A search of the archive.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ArchiveQuery {
     /// Only games where a player's name contains this (case-insensitive).
     pub player: Option<String>,
+    /// Only games of this player.
+    pub player_id: Option<PlayerId>,
     /// Only games that started at or after this time (milliseconds since 1970).
     pub from: Option<i64>,
     /// Only games that started before this time.
@@ -434,13 +516,58 @@ pub trait Store: Send + Sync + 'static {
     fn create_game<'a>(&'a self, game: &'a NewGame) -> StoreFuture<'a, GameId>;
 
     /// Makes `write` to a running game, whole or not at all. A game that ends and is
-    /// not `log`ged is deleted instead of finished.
+    /// not `log`ged is deleted instead of finished. The result of a rated game between
+    /// two accounts updates both players' ratings in the same transaction, once per
+    /// game: written again (a retry), it changes nothing and gives the same changes.
     fn write_game<'a>(
         &'a self,
         game: GameId,
         write: &'a GameWrite,
         log: bool,
-    ) -> StoreFuture<'a, ()>;
+    ) -> StoreFuture<'a, Rated>;
+
+    /// The account called `name` (ignoring case), with what its page shows.
+    fn player_named<'a>(&'a self, name: &'a str) -> StoreFuture<'a, Option<PlayerInfo>> {
+        let _ = name;
+        Box::pin(async { Err(StoreError::unavailable("this store has no accounts")) })
+    }
+
+    /// The ratings of `player`, one per category played.
+    fn ratings(&self, player: PlayerId) -> StoreFuture<'_, Vec<CategoryRating>> {
+        let _ = player;
+        Box::pin(async { Err(StoreError::unavailable("this store has no ratings")) })
+    }
+
+    /// The rating of `player` after each of their rated games, oldest first.
+    fn rating_history(&self, player: PlayerId) -> StoreFuture<'_, Vec<RatingPoint>> {
+        let _ = player;
+        Box::pin(async { Err(StoreError::unavailable("this store has no ratings")) })
+    }
+
+    /// The finished, logged games of `player` against `other`, from `player`'s side.
+    fn head_to_head(&self, player: PlayerId, other: PlayerId) -> StoreFuture<'_, Tally> {
+        let _ = (player, other);
+        Box::pin(async { Err(StoreError::unavailable("this store has no accounts")) })
+    }
+
+    /// The best ratings of `category` whose stored deviation is at most `deviation`
+    /// after at least `games` games: at most `limit`, best first.
+    fn leaderboard<'a>(
+        &'a self,
+        category: &'a str,
+        deviation: f64,
+        games: u32,
+        limit: u32,
+    ) -> StoreFuture<'a, Vec<(Player, CategoryRating)>> {
+        let _ = (category, deviation, games, limit);
+        Box::pin(async { Err(StoreError::unavailable("this store has no ratings")) })
+    }
+
+    /// The colours `player` had in their last `n` games, newest first.
+    fn recent_colors(&self, player: PlayerId, n: u32) -> StoreFuture<'_, Vec<yinsh::Color>> {
+        let _ = (player, n);
+        Box::pin(async { Ok(Vec::new()) })
+    }
 
     /// Every game that has not finished, with its actions.
     fn unfinished_games(&self) -> StoreFuture<'_, Vec<StoredGame>>;

@@ -7,16 +7,19 @@ use sqlx::{AnyPool, Executor, Row};
 use yinsh::ByColor;
 
 use super::{
-    ArchiveList, ArchiveQuery, GameWrite, NewAccount, NewGame, Player, PlayerInfo, Registration,
-    SeatRecord, SessionRecord, Store, StoreError, StoreFuture, StoreResult, StoredAction,
-    StoredGame, StoredResult,
+    ArchiveList, ArchiveQuery, CategoryRating, GameWrite, NewAccount, NewGame, Player, PlayerInfo,
+    Rated, RatingChange, RatingPoint, Registration, SeatRecord, SessionRecord, Store, StoreError,
+    StoreFuture, StoreResult, StoredAction, StoredGame, StoredResult, Tally,
 };
+use crate::protocol::TableOptions;
+use crate::rating::{Rating, Score};
 use crate::vocab::{GameId, Level, PlayerId};
 
 /// The SQL store. Cheap to clone (a connection pool).
 #[derive(Debug, Clone)]
 pub struct SqlStore {
     pool: AnyPool,
+    backend: Backend,
 }
 
 /// Which database a URL names.
@@ -77,7 +80,7 @@ impl SqlStore {
             Backend::Sqlite => sqlx::migrate!("migrations/sqlite").run(&pool).await?,
             Backend::Postgres => sqlx::migrate!("migrations/postgres").run(&pool).await?,
         }
-        Ok(SqlStore { pool })
+        Ok(SqlStore { pool, backend })
     }
 }
 
@@ -201,6 +204,208 @@ fn finish(game: i64, result: &StoredResult) -> Query<'_> {
     .bind(result.winner.as_deref())
     .bind(&result.termination)
     .bind(game)
+}
+
+type Tx<'t> = sqlx::Transaction<'t, sqlx::Any>;
+
+fn count(row: &AnyRow, column: &str) -> StoreResult<u32> {
+    let n: i64 = row.try_get(column)?;
+    Ok(n.clamp(0, i64::from(u32::MAX)) as u32)
+}
+
+fn category_rating(row: &AnyRow) -> StoreResult<CategoryRating> {
+    Ok(CategoryRating {
+        category: row.try_get("category")?,
+        rating: Rating {
+            rating: row.try_get("rating")?,
+            deviation: row.try_get("deviation")?,
+            volatility: row.try_get("volatility")?,
+            games: count(row, "games")?,
+            last_game_ms: row.try_get("last_game_at")?,
+        },
+        wins: count(row, "wins")?,
+        draws: count(row, "draws")?,
+        losses: count(row, "losses")?,
+    })
+}
+
+const RATING_COLUMNS: &str =
+    "category, rating, deviation, volatility, games, wins, draws, losses, last_game_at";
+
+impl SqlStore {
+    /// Finishes `game` with `result` in `tx` and, when it is a rated game between two
+    /// accounts finished now (not before: a retry), rates both players.
+    async fn finish_and_rate(
+        &self,
+        tx: &mut Tx<'_>,
+        game: i64,
+        result: &StoredResult,
+    ) -> StoreResult<Rated> {
+        let finished = finish(game, result)
+            .execute(&mut **tx)
+            .await?
+            .rows_affected();
+        if finished == 0 {
+            // Finished before (a retry of a write that was stored): the same changes.
+            return self.rating_changes(tx, game).await;
+        }
+        let row = sqlx::query(
+            "SELECT g.options, g.white_id, g.black_id, \
+             (SELECT COUNT(*) FROM players p WHERE p.password_hash IS NOT NULL \
+              AND (p.id = g.white_id OR p.id = g.black_id)) AS accounts \
+             FROM games g WHERE g.id = $1",
+        )
+        .bind(game)
+        .fetch_one(&mut **tx)
+        .await?;
+        let options: String = row.try_get("options")?;
+        let options: TableOptions = serde_json::from_str(&options).map_err(|e| {
+            StoreError::corrupt(format!("stored table options are unreadable: {e}"))
+        })?;
+        let ids: (Option<i64>, Option<i64>) = (row.try_get("white_id")?, row.try_get("black_id")?);
+        let accounts: i64 = row.try_get("accounts")?;
+        let (Some(white), Some(black)) = ids else {
+            return Ok(None);
+        };
+        let category = crate::rating::category(&options);
+        let Some(category) = category.filter(|_| options.rated && accounts == 2 && white != black)
+        else {
+            return Ok(None);
+        };
+        let score = match result.winner.as_deref() {
+            Some("white") => Score::White,
+            Some("black") => Score::Black,
+            _ => Score::Draw,
+        };
+        // Locked in the order of their ids, so that two games ending at once for the
+        // same players wait for each other instead of deadlocking.
+        let (first, second) = (white.min(black), white.max(black));
+        let a = self.lock_rating(tx, first, &category).await?;
+        let b = self.lock_rating(tx, second, &category).await?;
+        let (w, b) = if first == white { (a, b) } else { (b, a) };
+        let (nw, nb) = crate::rating::rate(&w, &b, score, result.finished_at);
+        let change = |player: i64, before: &Rating, after: &Rating| RatingChange {
+            player: PlayerId(player),
+            category: category.clone(),
+            before: before.rating,
+            after: after.rating,
+            deviation: after.deviation,
+        };
+        let changes = yinsh::ByColor {
+            white: change(white, &w, &nw),
+            black: change(black, &b, &nb),
+        };
+        let after = yinsh::ByColor {
+            white: nw,
+            black: nb,
+        };
+        for (color, change, after) in [
+            ("white", &changes.white, &after.white),
+            ("black", &changes.black, &after.black),
+        ] {
+            let own = match (score, color) {
+                (Score::Draw, _) => "draws",
+                (Score::White, "white") | (Score::Black, "black") => "wins",
+                _ => "losses",
+            };
+            sqlx::query(&format!(
+                "UPDATE ratings SET rating = $1, deviation = $2, volatility = $3, \
+                 games = games + 1, {own} = {own} + 1, last_game_at = $4 \
+                 WHERE player_id = $5 AND category = $6"
+            ))
+            .bind(after.rating)
+            .bind(after.deviation)
+            .bind(after.volatility)
+            .bind(result.finished_at)
+            .bind(change.player.0)
+            .bind(&change.category)
+            .execute(&mut **tx)
+            .await?;
+            sqlx::query(
+                "INSERT INTO rating_changes (game_id, color, player_id, category, \
+                 rating_before, rating_after, deviation_after, at) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+            )
+            .bind(game)
+            .bind(color)
+            .bind(change.player.0)
+            .bind(&change.category)
+            .bind(change.before)
+            .bind(change.after)
+            .bind(change.deviation)
+            .bind(result.finished_at)
+            .execute(&mut **tx)
+            .await?;
+        }
+        Ok(Some(changes))
+    }
+
+    /// The rating of `player` in `category` (made if it is their first game there),
+    /// locked until `tx` ends.
+    async fn lock_rating(
+        &self,
+        tx: &mut Tx<'_>,
+        player: i64,
+        category: &str,
+    ) -> StoreResult<Rating> {
+        let new = Rating::default();
+        sqlx::query(
+            "INSERT INTO ratings (player_id, category, rating, deviation, volatility, games, \
+             wins, draws, losses) VALUES ($1, $2, $3, $4, $5, 0, 0, 0, 0) \
+             ON CONFLICT (player_id, category) DO NOTHING",
+        )
+        .bind(player)
+        .bind(category)
+        .bind(new.rating)
+        .bind(new.deviation)
+        .bind(new.volatility)
+        .execute(&mut **tx)
+        .await?;
+        let lock = match self.backend {
+            Backend::Postgres => " FOR UPDATE",
+            // One writer at a time: the transaction has the database to itself.
+            Backend::Sqlite => "",
+        };
+        let row = sqlx::query(&format!(
+            "SELECT {RATING_COLUMNS} FROM ratings WHERE player_id = $1 AND category = $2{lock}"
+        ))
+        .bind(player)
+        .bind(category)
+        .fetch_one(&mut **tx)
+        .await?;
+        Ok(category_rating(&row)?.rating)
+    }
+
+    /// The rating changes stored with `game`'s result.
+    async fn rating_changes(&self, tx: &mut Tx<'_>, game: i64) -> StoreResult<Rated> {
+        let rows = sqlx::query(
+            "SELECT color, player_id, category, rating_before, rating_after, deviation_after \
+             FROM rating_changes WHERE game_id = $1",
+        )
+        .bind(game)
+        .fetch_all(&mut **tx)
+        .await?;
+        let mut white = None;
+        let mut black = None;
+        for row in &rows {
+            let color: String = row.try_get("color")?;
+            let change = RatingChange {
+                player: PlayerId(row.try_get("player_id")?),
+                category: row.try_get("category")?,
+                before: row.try_get("rating_before")?,
+                after: row.try_get("rating_after")?,
+                deviation: row.try_get("deviation_after")?,
+            };
+            match color.as_str() {
+                "white" => white = Some(change),
+                "black" => black = Some(change),
+                _ => return Err(StoreError::corrupt(format!("rating change of '{color}'"))),
+            }
+        }
+        Ok(white
+            .zip(black)
+            .map(|(white, black)| yinsh::ByColor { white, black }))
+    }
 }
 
 async fn delete_game(tx: &mut sqlx::Transaction<'_, sqlx::Any>, game: i64) -> StoreResult<()> {
@@ -486,9 +691,10 @@ impl Store for SqlStore {
         game: GameId,
         write: &'a GameWrite,
         log: bool,
-    ) -> StoreFuture<'a, ()> {
+    ) -> StoreFuture<'a, Rated> {
         Box::pin(async move {
             let id = game.0;
+            let mut rated = None;
             match write {
                 // One statement, so one implicit transaction: the hot path of the server.
                 GameWrite::Action {
@@ -506,7 +712,7 @@ impl Store for SqlStore {
                     let mut tx = self.pool.begin().await?;
                     if log {
                         insert_action(id, *ply, action).execute(&mut *tx).await?;
-                        finish(id, result).execute(&mut *tx).await?;
+                        rated = self.finish_and_rate(&mut tx, id, result).await?;
                     } else {
                         delete_game(&mut tx, id).await?;
                     }
@@ -531,7 +737,9 @@ impl Store for SqlStore {
                     tx.commit().await?;
                 }
                 GameWrite::Result(result) if log => {
-                    finish(id, result).execute(&self.pool).await?;
+                    let mut tx = self.pool.begin().await?;
+                    rated = self.finish_and_rate(&mut tx, id, result).await?;
+                    tx.commit().await?;
                 }
                 GameWrite::Result(_) | GameWrite::Abort => {
                     let mut tx = self.pool.begin().await?;
@@ -539,7 +747,7 @@ impl Store for SqlStore {
                     tx.commit().await?;
                 }
             }
-            Ok(())
+            Ok(rated)
         })
     }
 
@@ -583,6 +791,10 @@ impl Store for SqlStore {
                      OR LOWER(black_name) LIKE {p} ESCAPE '\\')"
                 ));
             }
+            if query.player_id.is_some() {
+                let p = param();
+                filter.push_str(&format!(" AND (white_id = {p} OR black_id = {p})"));
+            }
             if query.from.is_some() {
                 filter.push_str(&format!(" AND started_at >= {}", param()));
             }
@@ -602,7 +814,10 @@ impl Store for SqlStore {
                 list_q = list_q.bind(p.clone());
                 count_q = count_q.bind(p.clone());
             }
-            for bound in [query.from, query.to].into_iter().flatten() {
+            for bound in [query.player_id.map(|p| p.0), query.from, query.to]
+                .into_iter()
+                .flatten()
+            {
                 list_q = list_q.bind(bound);
                 count_q = count_q.bind(bound);
             }
@@ -623,6 +838,149 @@ impl Store for SqlStore {
                 action_counts,
                 total: total.max(0) as u64,
             })
+        })
+    }
+
+    fn player_named<'a>(&'a self, name: &'a str) -> StoreFuture<'a, Option<PlayerInfo>> {
+        Box::pin(async move {
+            let row = sqlx::query(
+                "SELECT id, name, created_at FROM players \
+                 WHERE LOWER(name) = LOWER($1) AND password_hash IS NOT NULL",
+            )
+            .bind(name)
+            .fetch_optional(&self.pool)
+            .await?;
+            row.map(|r| {
+                Ok(PlayerInfo {
+                    player: Player {
+                        id: PlayerId(r.try_get("id")?),
+                        name: r.try_get("name")?,
+                    },
+                    registered: true,
+                    created_at: r.try_get("created_at")?,
+                })
+            })
+            .transpose()
+        })
+    }
+
+    fn ratings(&self, player: PlayerId) -> StoreFuture<'_, Vec<CategoryRating>> {
+        Box::pin(async move {
+            let rows = sqlx::query(&format!(
+                "SELECT {RATING_COLUMNS} FROM ratings WHERE player_id = $1 AND games > 0 \
+                 ORDER BY category"
+            ))
+            .bind(player.0)
+            .fetch_all(&self.pool)
+            .await?;
+            rows.iter().map(category_rating).collect()
+        })
+    }
+
+    fn rating_history(&self, player: PlayerId) -> StoreFuture<'_, Vec<RatingPoint>> {
+        Box::pin(async move {
+            let rows = sqlx::query(
+                "SELECT game_id, category, at, rating_after, deviation_after \
+                 FROM rating_changes WHERE player_id = $1 ORDER BY at, game_id",
+            )
+            .bind(player.0)
+            .fetch_all(&self.pool)
+            .await?;
+            rows.iter()
+                .map(|r| {
+                    Ok(RatingPoint {
+                        game: GameId(r.try_get("game_id")?),
+                        category: r.try_get("category")?,
+                        at: r.try_get("at")?,
+                        rating: r.try_get("rating_after")?,
+                        deviation: r.try_get("deviation_after")?,
+                    })
+                })
+                .collect()
+        })
+    }
+
+    fn head_to_head(&self, player: PlayerId, other: PlayerId) -> StoreFuture<'_, Tally> {
+        Box::pin(async move {
+            let row = sqlx::query(
+                "SELECT \
+                 COALESCE(SUM(CASE WHEN (white_id = $1 AND winner = 'white') \
+                   OR (black_id = $1 AND winner = 'black') THEN 1 ELSE 0 END), 0) AS wins, \
+                 COALESCE(SUM(CASE WHEN winner IS NULL THEN 1 ELSE 0 END), 0) AS draws, \
+                 COALESCE(SUM(CASE WHEN (white_id = $1 AND winner = 'black') \
+                   OR (black_id = $1 AND winner = 'white') THEN 1 ELSE 0 END), 0) AS losses \
+                 FROM games WHERE finished_at IS NOT NULL \
+                 AND ((white_id = $1 AND black_id = $2) OR (white_id = $2 AND black_id = $1))",
+            )
+            .bind(player.0)
+            .bind(other.0)
+            .fetch_one(&self.pool)
+            .await?;
+            Ok(Tally {
+                wins: count(&row, "wins")?,
+                draws: count(&row, "draws")?,
+                losses: count(&row, "losses")?,
+            })
+        })
+    }
+
+    fn leaderboard<'a>(
+        &'a self,
+        category: &'a str,
+        deviation: f64,
+        games: u32,
+        limit: u32,
+    ) -> StoreFuture<'a, Vec<(Player, CategoryRating)>> {
+        Box::pin(async move {
+            let columns = RATING_COLUMNS
+                .split(", ")
+                .map(|c| format!("r.{c}"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let rows = sqlx::query(&format!(
+                "SELECT p.id, p.name, {columns} FROM ratings r \
+                 JOIN players p ON p.id = r.player_id \
+                 WHERE r.category = $1 AND r.deviation <= $2 AND r.games >= $3 \
+                 ORDER BY r.rating DESC, p.id LIMIT $4"
+            ))
+            .bind(category)
+            .bind(deviation)
+            .bind(i64::from(games))
+            .bind(i64::from(limit))
+            .fetch_all(&self.pool)
+            .await?;
+            rows.iter()
+                .map(|r| {
+                    let player = Player {
+                        id: PlayerId(r.try_get("id")?),
+                        name: r.try_get("name")?,
+                    };
+                    Ok((player, category_rating(r)?))
+                })
+                .collect()
+        })
+    }
+
+    fn recent_colors(&self, player: PlayerId, n: u32) -> StoreFuture<'_, Vec<yinsh::Color>> {
+        Box::pin(async move {
+            let rows = sqlx::query(
+                "SELECT white_id FROM games WHERE white_id = $1 OR black_id = $1 \
+                 ORDER BY id DESC LIMIT $2",
+            )
+            .bind(player.0)
+            .bind(i64::from(n))
+            .fetch_all(&self.pool)
+            .await?;
+            rows.iter()
+                .map(|r| {
+                    let white: Option<i64> = r.try_get("white_id")?;
+                    Ok(if white == Some(player.0) {
+                        yinsh::Color::White
+                    } else {
+                        yinsh::Color::Black
+                    })
+                })
+                .collect()
         })
     }
 

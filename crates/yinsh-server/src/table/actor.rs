@@ -17,7 +17,7 @@ use crate::Ctx;
 use crate::game::result_view;
 use crate::protocol::{Command, ServerMessage, Since, TableEvent, TableSummary, TableView};
 use crate::refusal::Refusal;
-use crate::store::{Outage, Player, StoreError};
+use crate::store::{Outage, Player, Rated, StoreError, rated_view};
 use crate::vocab::GameId;
 
 /// An empty table (nobody watching, no game running) closes after this.
@@ -62,7 +62,8 @@ enum Job {
     Probe,
 }
 
-type JobResult = Result<Option<GameId>, StoreError>;
+/// What a store job gave: the new game's id, or the rating changes of a result.
+type JobResult = Result<(Option<GameId>, Rated), StoreError>;
 
 struct Actor {
     ctx: Ctx,
@@ -193,6 +194,10 @@ impl Actor {
     fn input(&mut self, input: Input) {
         match input {
             Input::Open { conn, since, done } => {
+                // A guest who registered comes back under their account's name.
+                if let Some(renamed) = self.core.renamed(&conn.player) {
+                    self.announce(vec![renamed]);
+                }
                 let now = Instant::now();
                 let clocks = self
                     .core
@@ -310,7 +315,7 @@ impl Actor {
         let (store, outage) = (self.ctx.store.clone(), self.ctx.outage.clone());
         let (tx, rx) = oneshot::channel();
         tokio::spawn(async move {
-            let result = store.ping().await.map(|()| None);
+            let result = store.ping().await.map(|()| (None, None));
             outage.observe(&result);
             let _ = tx.send(result);
         });
@@ -333,10 +338,11 @@ impl Actor {
                 return;
             }
             let result = match &commit {
-                Commit::CreateGame(new) => store.create_game(new).await.map(Some),
-                Commit::Game { game, write, log } => {
-                    store.write_game(*game, write, *log).await.map(|()| None)
-                }
+                Commit::CreateGame(new) => store.create_game(new).await.map(|id| (Some(id), None)),
+                Commit::Game { game, write, log } => store
+                    .write_game(*game, write, *log)
+                    .await
+                    .map(|rated| (None, rated)),
             };
             outage.observe(&result);
             let _ = tx.send(result);
@@ -354,7 +360,10 @@ impl Actor {
                 let was_down = self.core.store_down();
                 let table = self.core.id().clone();
                 let outcome = match result {
-                    Ok(id) => Committed::Stored(id),
+                    Ok((game, rated)) => Committed::Stored {
+                        game,
+                        ratings: rated_view(&rated),
+                    },
                     // Said once an outage, not at every retry.
                     Err(e) if !was_down => {
                         tracing::error!(%table, "the store refused a change, play stops: {e}");

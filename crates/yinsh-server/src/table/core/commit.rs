@@ -8,7 +8,7 @@ use yinsh::notation::record::GameResult;
 use super::{Commit, Committed, Core, Decision, Effects, Now, Pending, Reply, stored_result};
 use crate::game::{Game, result_view};
 use crate::i18n::Msg;
-use crate::protocol::{SeatColor, TableEvent};
+use crate::protocol::{Pair, RatingDiff, ResultView, SeatColor, TableEvent};
 use crate::refusal::Refusal;
 use crate::store::GameWrite;
 use crate::table::color_key;
@@ -89,8 +89,8 @@ impl Core {
             return Effects::reply(Err(Refusal::StoreUnavailable));
         };
         match outcome {
-            Committed::Stored(id) => {
-                let mut effects = self.apply(pending, id, now);
+            Committed::Stored { game, ratings } => {
+                let mut effects = self.apply(pending, game, ratings, now);
                 if self.store_down {
                     self.store_down = false;
                     self.held = None;
@@ -142,7 +142,13 @@ impl Core {
         reply.map(|_| Msg::new("result_held"))
     }
 
-    pub(super) fn apply(&mut self, pending: Pending, id: Option<GameId>, now: Now) -> Effects {
+    pub(super) fn apply(
+        &mut self,
+        pending: Pending,
+        id: Option<GameId>,
+        ratings: Option<Pair<RatingDiff>>,
+        now: Now,
+    ) -> Effects {
         match pending {
             Pending::Start {
                 options,
@@ -182,7 +188,7 @@ impl Core {
                     action: action.to_string(),
                 });
                 if let Some(result) = result {
-                    events.extend(self.end(result, now.at));
+                    events.extend(self.end(result, ratings, now.at));
                 }
                 Effects {
                     events,
@@ -215,7 +221,7 @@ impl Core {
                 }
             }
             Pending::Result { result, at, reply } => Effects {
-                events: self.end(result, at),
+                events: self.end(result, ratings, at),
                 reply,
             },
             Pending::Abort { by, .. } => {
@@ -231,17 +237,26 @@ impl Core {
         }
     }
 
-    /// The game ends with `result` (stored) at `at`.
-    pub(super) fn end(&mut self, result: GameResult, at: Instant) -> Vec<TableEvent> {
+    /// The game ends with `result` (stored, with the `ratings` it changed) at `at`.
+    pub(super) fn end(
+        &mut self,
+        result: GameResult,
+        ratings: Option<Pair<RatingDiff>>,
+        at: Instant,
+    ) -> Vec<TableEvent> {
         let game = self.game.as_mut().expect("a game");
         game.stop_clocks(at);
         game.result = Some(result);
+        game.ratings = ratings.clone();
         game.draw_offer = None;
         game.takeback_request = None;
         self.held = None;
         self.claim_open = None;
         vec![TableEvent::GameOver {
-            result: result_view(&result),
+            result: ResultView {
+                ratings,
+                ..result_view(&result)
+            },
         }]
     }
 }

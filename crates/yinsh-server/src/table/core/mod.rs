@@ -27,7 +27,8 @@ use super::color_key;
 use crate::game::{Clocks, Game, replay_stored, rules_of};
 use crate::i18n::Msg;
 use crate::protocol::{
-    ChatLine, Command, GameView, Pair, PlayerView, SeatColor, TableEvent, TableOptions, TableStatus,
+    ChatLine, Command, GameView, Pair, PlayerView, RatingDiff, SeatColor, TableEvent, TableOptions,
+    TableStatus,
 };
 use crate::refusal::Refusal;
 use crate::store::{GameWrite, NewGame, Player, SeatRecord, StoredGame, StoredResult};
@@ -202,10 +203,15 @@ pub enum Commit {
 }
 
 /// What the store answered to a [`Commit`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Committed {
-    /// It is stored (with the new game's id for [`Commit::CreateGame`]).
-    Stored(Option<GameId>),
+    /// It is stored.
+    Stored {
+        /// The new game's id, for [`Commit::CreateGame`].
+        game: Option<GameId>,
+        /// The players' rating changes, for the result of a rated game.
+        ratings: Option<Pair<RatingDiff>>,
+    },
     /// The store did not take it.
     Failed,
 }
@@ -545,7 +551,9 @@ pub(super) fn stored_result(result: &GameResult, finished_at: i64) -> StoredResu
 }
 
 /// Checks that options are in range: time 1–180 minutes with an increment of 0–60
-/// seconds, targets 1–5, a turn limit of 1–1000 ring moves.
+/// seconds, targets 1–5, a turn limit of 1–1000 ring moves; and that a rated game has
+/// a clock, the variant's own targets, no turn limit, and goes to the archive (its
+/// players' rating histories link to it).
 pub fn validate_options(options: &TableOptions) -> Result<(), Refusal> {
     let bad = |reason| Err(Refusal::BadOption { reason });
     if let Some(t) = options.time {
@@ -560,6 +568,17 @@ pub fn validate_options(options: &TableOptions) -> Result<(), Refusal> {
     }
     if options.turn_limit.is_some_and(|n| !(1..=1000).contains(&n)) {
         return bad("the turn limit is 1 to 1000 ring moves");
+    }
+    if options.rated {
+        if options.time.is_none() {
+            return bad("a rated game needs a clock");
+        }
+        if options.handicap.is_some() || options.turn_limit.is_some() {
+            return bad("a rated game has no handicap and no turn limit");
+        }
+        if !options.log {
+            return bad("a rated game is archived");
+        }
     }
     debug_assert!(rules_of(options).is_valid());
     Ok(())

@@ -133,6 +133,9 @@ impl Core {
         if self.seats[color].is_some() {
             return Err(Refusal::SeatTaken { color });
         }
+        if self.options.rated && crate::session::is_guest_name(&player.name) {
+            return Err(Refusal::RatedGuest);
+        }
         // Requests come through a connection that has the table open: present.
         let joined = self.sit(color, Seat::Human(player.clone()));
         Ok((
@@ -177,6 +180,36 @@ impl Core {
         Ok((self.vacate(color), Msg::new("left")))
     }
 
+    /// The seat of `player` under their present name, when they sit here under
+    /// another (they registered since they sat down): the event that says so.
+    pub fn renamed(&mut self, player: &Player) -> Option<TableEvent> {
+        let color = self.seat_of(player.id)?;
+        match &mut self.seats[color] {
+            Some(Seat::Human(seated)) if seated.name != player.name => {
+                seated.name.clone_from(&player.name);
+            }
+            _ => return None,
+        }
+        Some(TableEvent::Joined {
+            color: color.into(),
+            player: self.player_view(color)?,
+        })
+    }
+
+    /// Whether the seated players may play a rated game: no engine, no guest.
+    pub(super) fn may_rate(&self) -> Result<(), Refusal> {
+        for seat in [&self.seats.white, &self.seats.black].into_iter().flatten() {
+            match seat {
+                Seat::Bot(_) => return Err(Refusal::RatedEngine),
+                Seat::Human(p) if crate::session::is_guest_name(&p.name) => {
+                    return Err(Refusal::RatedGuest);
+                }
+                Seat::Human(_) => {}
+            }
+        }
+        Ok(())
+    }
+
     /// A seated player between games.
     pub(super) fn between_games(&self, player: &Player) -> Result<Color, Refusal> {
         let color = self.seat_of(player.id).ok_or(Refusal::NotSeated)?;
@@ -219,6 +252,10 @@ impl Core {
                     }
                 )
             }
+            OptionChange::Rated { on } => {
+                options.rated = on;
+                format!("rated {}", if on { "on" } else { "off" })
+            }
             OptionChange::Handicap { white, black } => {
                 options.handicap = Some(Pair { white, black });
                 format!("handicap {white} {black}")
@@ -232,6 +269,9 @@ impl Core {
             }
         };
         validate_options(&options)?;
+        if options.rated {
+            self.may_rate()?;
+        }
         if options == self.options {
             // Nothing to tell anyone.
             return Ok((
@@ -262,6 +302,9 @@ impl Core {
         if !self.bots {
             return Err(Refusal::BotsDisabled);
         }
+        if self.options.rated {
+            return Err(Refusal::RatedEngine);
+        }
         let color = !mine;
         if let Some(Seat::Human(_)) = &self.seats[color] {
             return Err(Refusal::SeatTaken { color });
@@ -284,6 +327,11 @@ impl Core {
         };
         if self.away.white.is_some() || self.away.black.is_some() {
             return Decision::refuse(Refusal::OpponentAway);
+        }
+        if self.options.rated {
+            if let Err(r) = self.may_rate() {
+                return Decision::refuse(r);
+            }
         }
         if self.store_down {
             return Decision::refuse(Refusal::StoreUnavailable);

@@ -90,13 +90,16 @@ impl Harness {
             }
             Decision::Commit(c) => {
                 let outcome = if self.store_up {
-                    Committed::Stored(match c {
-                        Commit::CreateGame(_) => {
-                            self.next_game += 1;
-                            Some(GameId(self.next_game - 1))
-                        }
-                        Commit::Game { .. } => None,
-                    })
+                    Committed::Stored {
+                        game: match c {
+                            Commit::CreateGame(_) => {
+                                self.next_game += 1;
+                                Some(GameId(self.next_game - 1))
+                            }
+                            Commit::Game { .. } => None,
+                        },
+                        ratings: None,
+                    }
                 } else {
                     Committed::Failed
                 };
@@ -837,7 +840,13 @@ fn a_restored_game_over_at_the_board_stores_its_result_then_announces_it() {
         panic!("the result is written first");
     };
     assert_eq!(stored.termination, expected.termination.name());
-    let effects = core.committed(Committed::Stored(None), now);
+    let effects = core.committed(
+        Committed::Stored {
+            game: None,
+            ratings: None,
+        },
+        now,
+    );
     assert!(
         matches!(effects.events[..], [TableEvent::GameOver { .. }]),
         "{:?}",
@@ -877,4 +886,114 @@ fn a_restored_game_charges_nobody_until_the_player_to_act_is_back() {
     assert_eq!(clocks.black_ms, 50_000);
     assert_eq!(clocks.white_ms, 50_000);
     assert_eq!(core.deadline(), Some(start + S(90)));
+}
+
+fn rated_options() -> TableOptions {
+    TableOptions {
+        time: Some(TimeSetting {
+            minutes: 10,
+            increment: 5,
+        }),
+        rated: true,
+        ..TableOptions::default()
+    }
+}
+
+fn set(h: &mut Harness, who: &Player, change: OptionChange) -> Reply {
+    h.cmd(who, Command::Option { change })
+}
+
+#[test]
+fn a_rated_game_needs_a_clock_standard_targets_and_the_archive() {
+    let mut h = Harness::new(TableOptions::default());
+    let w = h.white.clone();
+    let refused = set(&mut h, &w, OptionChange::Rated { on: true }).unwrap_err();
+    assert!(matches!(refused, Refusal::BadOption { reason } if reason.contains("clock")));
+    let ten = Some(TimeSetting {
+        minutes: 10,
+        increment: 0,
+    });
+    set(&mut h, &w, OptionChange::Time { time: ten }).unwrap();
+    set(&mut h, &w, OptionChange::Rated { on: true }).unwrap();
+    assert!(h.core.options().rated);
+    for change in [
+        OptionChange::Time { time: None },
+        OptionChange::Log { on: false },
+        OptionChange::Handicap { white: 2, black: 3 },
+        OptionChange::Turns { limit: Some(20) },
+    ] {
+        let refused = set(&mut h, &w, change.clone()).unwrap_err();
+        assert!(matches!(refused, Refusal::BadOption { .. }), "{change:?}");
+    }
+    assert_eq!(h.core.options(), &rated_options_with(10, 0));
+    // Casual again, then anything goes.
+    set(&mut h, &w, OptionChange::Rated { on: false }).unwrap();
+    set(&mut h, &w, OptionChange::Time { time: None }).unwrap();
+}
+
+fn rated_options_with(minutes: u32, increment: u32) -> TableOptions {
+    TableOptions {
+        time: Some(TimeSetting { minutes, increment }),
+        ..rated_options()
+    }
+}
+
+#[test]
+fn guests_and_the_engine_do_not_play_rated_games() {
+    let mut h = Harness::new(rated_options());
+    let (w, b) = (h.white.clone(), h.black.clone());
+    let guest = player(3, "SwiftOtter42");
+    // A guest may watch but not sit down; the engine cannot be seated.
+    h.cmd(&b, Command::Leave).unwrap();
+    assert_eq!(
+        h.cmd(&guest, Command::Join { color: None }).unwrap_err(),
+        Refusal::RatedGuest
+    );
+    assert_eq!(
+        h.cmd(&w, Command::Bot { level: Some(3) }).unwrap_err(),
+        Refusal::RatedEngine
+    );
+    // Made casual, the guest sits; rated again is refused while they do.
+    set(&mut h, &w, OptionChange::Rated { on: false }).unwrap();
+    h.cmd(&guest, Command::Join { color: None }).unwrap();
+    assert_eq!(
+        set(&mut h, &w, OptionChange::Rated { on: true }).unwrap_err(),
+        Refusal::RatedGuest
+    );
+    h.cmd(&guest, Command::Leave).unwrap();
+    h.cmd(&w, Command::Bot { level: Some(3) }).unwrap();
+    assert_eq!(
+        set(&mut h, &w, OptionChange::Rated { on: true }).unwrap_err(),
+        Refusal::RatedEngine
+    );
+}
+
+#[test]
+fn a_guest_who_registered_comes_back_under_the_new_name_and_may_play_rated() {
+    let mut h = Harness::new(TableOptions {
+        time: Some(TimeSetting {
+            minutes: 5,
+            increment: 0,
+        }),
+        ..TableOptions::default()
+    });
+    let (w, b) = (h.white.clone(), h.black.clone());
+    h.cmd(&b, Command::Leave).unwrap();
+    let guest = player(3, "SwiftOtter42");
+    h.cmd(&guest, Command::Join { color: None }).unwrap();
+    assert_eq!(
+        set(&mut h, &w, OptionChange::Rated { on: true }).unwrap_err(),
+        Refusal::RatedGuest
+    );
+    let registered = player(3, "Marit");
+    // The same name: nothing to say.
+    assert_eq!(h.core.renamed(&guest), None);
+    let event = h.core.renamed(&registered).expect("renamed");
+    assert!(
+        matches!(&event, TableEvent::Joined { player, .. } if player.name == "Marit" && !player.guest)
+    );
+    assert_eq!(h.core.renamed(&registered), None);
+    set(&mut h, &w, OptionChange::Rated { on: true }).unwrap();
+    h.cmd(&w, Command::Start).unwrap();
+    assert!(h.core.running());
 }

@@ -1,0 +1,188 @@
+//! Players' pages and the leaderboards: `GET /api/player/<name>` and
+//! `GET /api/leaderboard`.
+
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Path, Query, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::{Json, Router};
+use serde::Deserialize;
+
+use super::{ApiError, App, entry};
+use crate::protocol::{HeadToHead, Leaderboard, LeaderboardEntry, PlayerProfile, RatingPointView};
+use crate::rating::{CATEGORIES, LEADERBOARD_DEVIATION, LEADERBOARD_GAMES};
+use crate::store::ArchiveQuery;
+
+/// The latest games a player's page lists.
+const RECENT_GAMES: u32 = 20;
+/// Players on one category's leaderboard.
+const LEADERBOARD_SIZE: u32 = 100;
+/// Players per category when all categories are asked for.
+const LEADERBOARD_OVERVIEW: u32 = 10;
+
+/// The player and leaderboard routes (merged into the API router).
+pub(super) fn routes() -> Router<App> {
+    Router::new()
+        .route("/api/player/{name}", get(player))
+        .route("/api/leaderboard", get(leaderboard))
+}
+
+/// `?vs=<name>`: the head-to-head record against that player.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PlayerParams {
+    vs: Option<String>,
+}
+
+fn no_player() -> Response {
+    ApiError::new(StatusCode::NOT_FOUND, "no registered player has that name").into_response()
+}
+
+fn query<T>(params: Result<Query<T>, QueryRejection>) -> Result<T, ApiError> {
+    params
+        .map(|Query(p)| p)
+        .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, e.body_text()))
+}
+
+async fn player(
+    State(app): State<App>,
+    Path(name): Path<String>,
+    params: Result<Query<PlayerParams>, QueryRejection>,
+) -> Response {
+    let params = match query(params) {
+        Ok(p) => p,
+        Err(e) => return e.into_response(),
+    };
+    if crate::account::check_name(&name).is_err() {
+        return no_player();
+    }
+    let store = app.ctx.store.as_ref();
+    let result = async {
+        let Some(info) = store.player_named(&name).await? else {
+            return Ok(None);
+        };
+        let id = info.player.id;
+        let now = crate::now_ms();
+        let ratings = store.ratings(id).await?;
+        let history = store.rating_history(id).await?;
+        let games = store
+            .archive(&ArchiveQuery {
+                player_id: Some(id),
+                limit: RECENT_GAMES,
+                ..ArchiveQuery::default()
+            })
+            .await?;
+        let other = match params.vs.as_deref() {
+            Some(vs) if crate::account::check_name(vs).is_ok() => store.player_named(vs).await?,
+            _ => None,
+        };
+        let head_to_head = match other.filter(|o| o.player.id != id) {
+            Some(o) => {
+                let t = store.head_to_head(id, o.player.id).await?;
+                Some(HeadToHead {
+                    opponent: o.player.name,
+                    wins: t.wins,
+                    draws: t.draws,
+                    losses: t.losses,
+                })
+            }
+            None => None,
+        };
+        Ok(Some(PlayerProfile {
+            name: info.player.name,
+            created_at: info.created_at,
+            online: app.ctx.online.is_online(id),
+            ratings: ratings
+                .iter()
+                .map(|r| crate::rating::view(r, now))
+                .collect(),
+            history: history
+                .iter()
+                .map(|p| RatingPointView {
+                    game: p.game.0,
+                    category: p.category.clone(),
+                    at: p.at,
+                    rating: p.rating.round() as i32,
+                })
+                .collect(),
+            recent: games
+                .games
+                .iter()
+                .zip(&games.action_counts)
+                .filter_map(|(g, &n)| entry(g, n))
+                .collect(),
+            games: games.total,
+            head_to_head,
+        }))
+    };
+    match result.await {
+        Ok(Some(profile)) => Json(profile).into_response(),
+        Ok(None) => no_player(),
+        Err(e) => ApiError::store(&e).into_response(),
+    }
+}
+
+/// `?category=<category>`: one category's board; all of them (shorter) without it.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LeaderboardParams {
+    category: Option<String>,
+}
+
+async fn leaderboard(
+    State(app): State<App>,
+    params: Result<Query<LeaderboardParams>, QueryRejection>,
+) -> Response {
+    let params = match query(params) {
+        Ok(p) => p,
+        Err(e) => return e.into_response(),
+    };
+    let (categories, size): (Vec<&str>, u32) = match params.category.as_deref() {
+        Some(c) => match CATEGORIES.iter().find(|k| **k == c) {
+            Some(k) => (vec![k], LEADERBOARD_SIZE),
+            None => {
+                let known = CATEGORIES.join(", ");
+                let message = format!("unknown category '{c}': one of {known}");
+                return ApiError::new(StatusCode::BAD_REQUEST, message).into_response();
+            }
+        },
+        None => (CATEGORIES.to_vec(), LEADERBOARD_OVERVIEW),
+    };
+    let now = crate::now_ms();
+    let mut boards = Vec::with_capacity(categories.len());
+    for category in categories {
+        let rows = match app
+            .ctx
+            .store
+            .leaderboard(category, LEADERBOARD_DEVIATION, LEADERBOARD_GAMES, size)
+            .await
+        {
+            Ok(rows) => rows,
+            Err(e) => return ApiError::store(&e).into_response(),
+        };
+        // The stored deviation is the one after the last game; a player away long
+        // enough for it to grow past the bar drops off until they play again.
+        let players = rows
+            .iter()
+            .map(|(p, r)| (p, crate::rating::view(r, now)))
+            .filter(|(_, v)| f64::from(v.deviation) <= LEADERBOARD_DEVIATION)
+            .enumerate()
+            .map(|(i, (p, v))| LeaderboardEntry {
+                rank: i as u32 + 1,
+                name: p.name.clone(),
+                rating: v.rating,
+                deviation: v.deviation,
+                games: v.games,
+            })
+            .collect();
+        boards.push(Leaderboard {
+            category: category.to_owned(),
+            players,
+        });
+    }
+    match params.category {
+        Some(_) => Json(boards.remove(0)).into_response(),
+        None => Json(boards).into_response(),
+    }
+}
