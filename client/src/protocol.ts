@@ -179,7 +179,39 @@ action: string,
  * The number of actions already played that the client saw; an action sent
  * for an older state is refused rather than applied to a newer one.
  */
-ply?: number, } | { "type": "ping" });
+ply?: number, } | { "type": "ping" } | { "type": "seek", 
+/**
+ * The game sought.
+ */
+options: TableOptions, } | { "type": "cancel_seek" } | { "type": "accept_seek", 
+/**
+ * The seek's id.
+ */
+seek: string, } | { "type": "challenge", 
+/**
+ * The player challenged; an open challenge when absent.
+ */
+to?: string, 
+/**
+ * The game offered.
+ */
+options: TableOptions, 
+/**
+ * The challenger's colour; drawn at random when absent.
+ */
+color?: SeatColor, } | { "type": "accept_challenge", 
+/**
+ * Its id.
+ */
+challenge: string, } | { "type": "decline_challenge", 
+/**
+ * Its id.
+ */
+challenge: string, } | { "type": "cancel_challenge", 
+/**
+ * Its id.
+ */
+challenge: string, });
 
 export type Request = { "type": "hello", 
 /**
@@ -242,7 +274,87 @@ action: string,
  * The number of actions already played that the client saw; an action sent
  * for an older state is refused rather than applied to a newer one.
  */
-ply?: number, } | { "type": "ping" };
+ply?: number, } | { "type": "ping" } | { "type": "seek", 
+/**
+ * The game sought.
+ */
+options: TableOptions, } | { "type": "cancel_seek" } | { "type": "accept_seek", 
+/**
+ * The seek's id.
+ */
+seek: string, } | { "type": "challenge", 
+/**
+ * The player challenged; an open challenge when absent.
+ */
+to?: string, 
+/**
+ * The game offered.
+ */
+options: TableOptions, 
+/**
+ * The challenger's colour; drawn at random when absent.
+ */
+color?: SeatColor, } | { "type": "accept_challenge", 
+/**
+ * Its id.
+ */
+challenge: string, } | { "type": "decline_challenge", 
+/**
+ * Its id.
+ */
+challenge: string, } | { "type": "cancel_challenge", 
+/**
+ * Its id.
+ */
+challenge: string, };
+
+export type SeekView = { 
+/**
+ * Its id.
+ */
+id: string, 
+/**
+ * Who seeks.
+ */
+player: PlayerView, 
+/**
+ * Their rating in the game's category (registered players).
+ */
+rating?: number, 
+/**
+ * Whether that rating is provisional.
+ */
+provisional?: boolean, 
+/**
+ * The game sought.
+ */
+options: TableOptions, };
+
+export type ChallengeView = { 
+/**
+ * Its id (an open challenge's link is `#/challenge/<id>`).
+ */
+id: string, 
+/**
+ * The challenger.
+ */
+from: PlayerView, 
+/**
+ * The player challenged; none for an open challenge.
+ */
+to?: PlayerView, 
+/**
+ * The game offered.
+ */
+options: TableOptions, 
+/**
+ * The challenger's colour; random when absent.
+ */
+color?: SeatColor, 
+/**
+ * When it was made, in milliseconds since 1970.
+ */
+created_at: number, };
 
 export type PlayerView = { 
 /**
@@ -587,7 +699,39 @@ server: string, } | { "type": "lobby",
 /**
  * Every table.
  */
-tables: Array<TableSummary>, } | { "type": "lobby_table", 
+tables: Array<TableSummary>, 
+/**
+ * Every seek, oldest first.
+ */
+seeks: Array<SeekView>, } | { "type": "lobby_seek", 
+/**
+ * The seek.
+ */
+seek: SeekView, } | { "type": "lobby_seek_removed", 
+/**
+ * Its id.
+ */
+seek: string, } | { "type": "challenge", 
+/**
+ * The challenge.
+ */
+challenge: ChallengeView, } | { "type": "challenge_gone", 
+/**
+ * Its id.
+ */
+challenge: string, 
+/**
+ * `accepted`, `declined`, `canceled` (by the challenger, or they left).
+ */
+reason: string, } | { "type": "paired", 
+/**
+ * The table.
+ */
+table: string, 
+/**
+ * Your colour.
+ */
+color: SeatColor, } | { "type": "lobby_table", 
 /**
  * Its summary.
  */

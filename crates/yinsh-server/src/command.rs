@@ -1,7 +1,7 @@
 //! Chat slash commands (`/join white`, `/option time 10+5`, …) read into [`Command`]s,
 //! the same values the buttons send.
 
-use crate::protocol::{Command, OptionChange, SeatColor, TimeSetting, VariantName};
+use crate::protocol::{Command, OptionChange, SeatColor, TableOptions, TimeSetting, VariantName};
 use crate::refusal::Refusal;
 
 /// Reads a chat line that starts with `/`.
@@ -59,6 +59,62 @@ pub fn parse(text: &str) -> Result<Command, Refusal> {
             command: format!("/{name}"),
         }),
     }
+}
+
+/// `/challenge <name> [<min>[+<sec>]|untimed] [rated|casual] [standard|blitz]
+/// [white|black|random]`: whom to challenge, and what differs from the options of the
+/// table where it is typed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChallengeLine {
+    /// The player challenged.
+    pub to: String,
+    /// The game offered: `options` with what the line says.
+    pub options: TableOptions,
+    /// The challenger's colour; random when none.
+    pub color: Option<SeatColor>,
+}
+
+/// The usage of `/challenge`.
+pub const CHALLENGE_USAGE: &str = "/challenge <name> [<min>[+<sec>]|untimed] [rated|casual] [standard|blitz] [white|black|random]";
+
+/// Reads a `/challenge` line typed at a table with `options`; `None` when the line is
+/// another command.
+pub fn challenge(text: &str, options: &TableOptions) -> Option<Result<ChallengeLine, Refusal>> {
+    let mut words = text.trim().trim_start_matches('/').split_whitespace();
+    if !words.next()?.eq_ignore_ascii_case("challenge") {
+        return None;
+    }
+    let usage = Refusal::CommandUsage {
+        usage: CHALLENGE_USAGE,
+    };
+    let Some(to) = words.next() else {
+        return Some(Err(usage));
+    };
+    let mut line = ChallengeLine {
+        to: to.to_owned(),
+        options: options.clone(),
+        color: None,
+    };
+    for word in words {
+        let w = word.to_ascii_lowercase();
+        match w.as_str() {
+            "rated" => line.options.rated = true,
+            "casual" => line.options.rated = false,
+            "standard" => line.options.variant = VariantName::Standard,
+            "blitz" => line.options.variant = VariantName::Blitz,
+            "untimed" => line.options.time = None,
+            "random" => line.color = None,
+            _ => match (color(&w), time_setting(&w)) {
+                (Some(c), _) => line.color = Some(c),
+                (None, Some(t)) => line.options.time = Some(t),
+                (None, None) => return Some(Err(usage)),
+            },
+        }
+    }
+    if line.options.variant != options.variant {
+        line.options.handicap = None;
+    }
+    Some(Ok(line))
 }
 
 fn color(word: &str) -> Option<SeatColor> {
@@ -135,6 +191,50 @@ fn option(args: &[&str]) -> Result<OptionChange, Refusal> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn challenge_lines_take_the_tables_options_and_change_what_they_say() {
+        let table = TableOptions {
+            time: Some(TimeSetting {
+                minutes: 10,
+                increment: 5,
+            }),
+            ..TableOptions::default()
+        };
+        assert_eq!(challenge("/join white", &table), None);
+        let line = challenge("/challenge Ann", &table).unwrap().unwrap();
+        assert_eq!(
+            (line.to.as_str(), &line.options, line.color),
+            ("Ann", &table, None)
+        );
+        let line = challenge("/Challenge bob 3+2 RATED blitz black", &table)
+            .unwrap()
+            .unwrap();
+        assert_eq!(line.to, "bob");
+        assert_eq!(
+            line.options.time,
+            Some(TimeSetting {
+                minutes: 3,
+                increment: 2
+            })
+        );
+        assert!(line.options.rated);
+        assert_eq!(line.options.variant, VariantName::Blitz);
+        assert_eq!(line.color, Some(SeatColor::Black));
+        let line = challenge("/challenge bob untimed", &table)
+            .unwrap()
+            .unwrap();
+        assert_eq!(line.options.time, None);
+        for bad in ["/challenge", "/challenge bob soon"] {
+            assert_eq!(
+                challenge(bad, &table),
+                Some(Err(Refusal::CommandUsage {
+                    usage: CHALLENGE_USAGE
+                })),
+                "{bad}"
+            );
+        }
+    }
 
     #[test]
     fn commands_read() {

@@ -221,6 +221,14 @@ fn en_refusal(r: &Refusal) -> &'static str {
             "Rated games are for registered players: sign in, or make the game casual."
         }
         Refusal::RatedEngine => "The engine does not play rated games: make the game casual first.",
+        Refusal::NoSeek => "That seek is gone: someone was paired with it, or it was cancelled.",
+        Refusal::OwnSeek => "That is your own seek.",
+        Refusal::NoChallenge => "That challenge is gone: accepted, declined or withdrawn.",
+        Refusal::OwnChallenge => "You cannot challenge yourself.",
+        Refusal::PlayerOffline { .. } => "Nobody called {name} is online.",
+        Refusal::TooManyChallenges { .. } => {
+            "You have {limit} challenges out already; withdraw one first."
+        }
         Refusal::NothingToTakeBack => "You have not played yet.",
         Refusal::TakebackLimit { .. } => "You have used all {limit} takebacks of this game.",
         Refusal::NothingPending => "There is no offer to answer.",
@@ -285,6 +293,16 @@ fn nl_refusal(r: &Refusal) -> &'static str {
         }
         Refusal::RatedEngine => {
             "De engine speelt geen spellen met rating: zet de rating eerst uit."
+        }
+        Refusal::NoSeek => {
+            "Dat zoekverzoek is weg: iemand is er al mee gekoppeld, of het is ingetrokken."
+        }
+        Refusal::OwnSeek => "Dat is je eigen zoekverzoek.",
+        Refusal::NoChallenge => "Die uitdaging is weg: aangenomen, afgewezen of ingetrokken.",
+        Refusal::OwnChallenge => "Je kunt jezelf niet uitdagen.",
+        Refusal::PlayerOffline { .. } => "Er is niemand online die {name} heet.",
+        Refusal::TooManyChallenges { .. } => {
+            "Je hebt al {limit} uitdagingen uitstaan; trek er eerst een in."
         }
         Refusal::NothingToTakeBack => "Je hebt nog niet gespeeld.",
         Refusal::TakebackLimit { .. } => "Je hebt alle {limit} terugnames van dit spel gebruikt.",
@@ -351,6 +369,16 @@ fn pl_refusal(r: &Refusal) -> &'static str {
             "Partie rankingowe są dla zarejestrowanych graczy: zaloguj się albo graj bez rankingu."
         }
         Refusal::RatedEngine => "Silnik nie gra partii rankingowych: najpierw wyłącz ranking.",
+        Refusal::NoSeek => {
+            "To zgłoszenie już nie istnieje: ktoś został z nim sparowany albo je wycofano."
+        }
+        Refusal::OwnSeek => "To twoje własne zgłoszenie.",
+        Refusal::NoChallenge => "To wyzwanie już nie istnieje: przyjęte, odrzucone albo wycofane.",
+        Refusal::OwnChallenge => "Nie możesz wyzwać samego siebie.",
+        Refusal::PlayerOffline { .. } => "Nikt o nazwie {name} nie jest teraz online.",
+        Refusal::TooManyChallenges { .. } => {
+            "Masz już {limit} wysłanych wyzwań; najpierw wycofaj jedno."
+        }
         Refusal::NothingToTakeBack => "Nie masz jeszcze czego cofnąć.",
         Refusal::TakebackLimit { .. } => {
             "Wykorzystano już wszystkie cofnięcia w tej partii ({limit})."
@@ -422,6 +450,18 @@ fn de_refusal(r: &Refusal) -> &'static str {
         Refusal::RatedEngine => {
             "Die Engine spielt keine gewerteten Partien: stelle die Partie zuerst auf ungewertet."
         }
+        Refusal::NoSeek => {
+            "Diese Suche gibt es nicht mehr: jemand wurde schon gepaart, oder sie wurde abgebrochen."
+        }
+        Refusal::OwnSeek => "Das ist deine eigene Suche.",
+        Refusal::NoChallenge => {
+            "Diese Herausforderung gibt es nicht mehr: angenommen, abgelehnt oder zurückgezogen."
+        }
+        Refusal::OwnChallenge => "Du kannst dich nicht selbst herausfordern.",
+        Refusal::PlayerOffline { .. } => "Niemand namens {name} ist online.",
+        Refusal::TooManyChallenges { .. } => {
+            "Du hast schon {limit} Herausforderungen offen; ziehe zuerst eine zurück."
+        }
         Refusal::NothingToTakeBack => "Du hast noch keinen Zug gemacht.",
         Refusal::TakebackLimit { .. } => {
             "Du hast alle {limit} Rücknahmen dieser Partie verbraucht."
@@ -450,6 +490,13 @@ fn de_refusal(r: &Refusal) -> &'static str {
 pub const EN: &[(&str, &str)] = &[
     // Replies.
     ("created", "Table {table} created."),
+    ("seeking", "Looking for an opponent…"),
+    ("seek_canceled", "You stopped looking for an opponent."),
+    ("challenge_sent", "You challenged {name}."),
+    ("challenge_open", "Your challenge is open: share its link."),
+    ("challenge_accepted", "Challenge accepted: the game begins."),
+    ("challenge_declined", "You declined the challenge."),
+    ("challenge_canceled", "You withdrew the challenge."),
     ("opened", "You are at table {table}."),
     ("closed", "You left table {table}."),
     ("lang_set", "Replies are now in English."),
@@ -497,6 +544,16 @@ pub const EN: &[(&str, &str)] = &[
 pub const NL: &[(&str, &str)] = &[
     // Replies.
     ("created", "Tafel {table} aangemaakt."),
+    ("seeking", "Op zoek naar een tegenstander…"),
+    ("seek_canceled", "Je zoekt geen tegenstander meer."),
+    ("challenge_sent", "Je hebt {name} uitgedaagd."),
+    ("challenge_open", "Je uitdaging staat open: deel de link."),
+    (
+        "challenge_accepted",
+        "Uitdaging aangenomen: het spel begint.",
+    ),
+    ("challenge_declined", "Je hebt de uitdaging afgewezen."),
+    ("challenge_canceled", "Je hebt de uitdaging ingetrokken."),
     ("opened", "Je bent aan tafel {table}."),
     ("closed", "Je hebt tafel {table} verlaten."),
     ("lang_set", "Antwoorden zijn nu in het Nederlands."),
@@ -547,6 +604,16 @@ pub const NL: &[(&str, &str)] = &[
 pub const PL: &[(&str, &str)] = &[
     // Replies.
     ("created", "Utworzono stół {table}."),
+    ("seeking", "Szukam przeciwnika…"),
+    ("seek_canceled", "Przestajesz szukać przeciwnika."),
+    ("challenge_sent", "Wyzwano gracza {name}."),
+    (
+        "challenge_open",
+        "Twoje wyzwanie jest otwarte: udostępnij link.",
+    ),
+    ("challenge_accepted", "Wyzwanie przyjęte: gra się zaczyna."),
+    ("challenge_declined", "Odrzucono wyzwanie."),
+    ("challenge_canceled", "Wycofano wyzwanie."),
     ("opened", "Jesteś przy stole {table}."),
     ("closed", "Nie jesteś już przy stole {table}."),
     ("lang_set", "Odpowiedzi są teraz po polsku."),
@@ -597,6 +664,25 @@ pub const PL: &[(&str, &str)] = &[
 pub const DE: &[(&str, &str)] = &[
     // Replies.
     ("created", "Tisch {table} erstellt."),
+    ("seeking", "Suche einen Gegner…"),
+    ("seek_canceled", "Du suchst keinen Gegner mehr."),
+    ("challenge_sent", "Du hast {name} herausgefordert."),
+    (
+        "challenge_open",
+        "Deine Herausforderung ist offen: teile ihren Link.",
+    ),
+    (
+        "challenge_accepted",
+        "Herausforderung angenommen: die Partie beginnt.",
+    ),
+    (
+        "challenge_declined",
+        "Du hast die Herausforderung abgelehnt.",
+    ),
+    (
+        "challenge_canceled",
+        "Du hast die Herausforderung zurückgezogen.",
+    ),
     ("opened", "Du bist an Tisch {table}."),
     ("closed", "Du hast Tisch {table} verlassen."),
     ("lang_set", "Antworten kommen jetzt auf Deutsch."),

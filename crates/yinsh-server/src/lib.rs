@@ -24,6 +24,7 @@ mod http;
 pub mod i18n;
 pub mod loadtest;
 pub mod lobby;
+pub mod meet;
 pub mod online;
 pub mod protocol;
 pub mod rating;
@@ -150,6 +151,8 @@ pub struct Ctx {
     pub sessions: session::Connections,
     /// The open connections of each player: who is online, and how to reach them.
     pub online: online::Online,
+    /// Seeks and challenges.
+    pub meet: meet::Meet,
 }
 
 /// A server ready to serve: its tables restored from the store.
@@ -173,6 +176,7 @@ impl Server {
             )),
             sessions: session::Connections::default(),
             online: online::Online::default(),
+            meet: meet::Meet::default(),
         };
         let unfinished = ctx.store.unfinished_games().await?;
         for stored in unfinished {

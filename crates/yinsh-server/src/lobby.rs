@@ -86,6 +86,11 @@ impl Lobby {
         }
     }
 
+    /// The summary of the table with this id.
+    pub fn summary(&self, id: &str) -> Option<TableSummary> {
+        self.tables().get(id).map(|e| e.summary.clone())
+    }
+
     /// Lists a new table, made by `creator` (none for a restored one).
     pub fn insert(&self, handle: TableHandle, summary: TableSummary, creator: Option<PlayerId>) {
         let msg = to_text(&ServerMessage::LobbyTable {
@@ -145,7 +150,13 @@ impl Lobby {
         self.len() == 0
     }
 
-    /// The live feed: `lobby_table` and `lobby_removed` messages.
+    /// Sends `msg` to everyone watching the lobby (seeks come and go this way).
+    pub fn announce(&self, msg: &ServerMessage) {
+        let _ = self.inner.feed.send(to_text(msg));
+    }
+
+    /// The live feed: `lobby_table`, `lobby_removed`, `lobby_seek` and
+    /// `lobby_seek_removed` messages.
     pub fn subscribe(&self) -> broadcast::Receiver<Arc<str>> {
         self.inner.feed.subscribe()
     }

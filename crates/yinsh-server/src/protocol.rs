@@ -285,6 +285,90 @@ pub enum Request {
     },
     /// Asks for a `pong`.
     Ping,
+    /// Quick pairing: seeks an opponent for a game with these options (a variant, a
+    /// clock, rated or casual; nothing else). Replaces the player's earlier seek; it
+    /// ends when paired (a `paired` message), cancelled, or the connection closes.
+    Seek {
+        /// The game sought.
+        options: TableOptions,
+    },
+    /// Cancels the player's seek.
+    CancelSeek,
+    /// Accepts another player's seek from the lobby: paired at once.
+    AcceptSeek {
+        /// The seek's id.
+        seek: String,
+    },
+    /// Challenges the player online under `to` (ignoring case), or, without `to`,
+    /// whoever opens the challenge's link first. Both get a `challenge` message.
+    Challenge {
+        /// The player challenged; an open challenge when absent.
+        #[ts(optional)]
+        #[serde(default)]
+        to: Option<String>,
+        /// The game offered.
+        options: TableOptions,
+        /// The challenger's colour; drawn at random when absent.
+        #[ts(optional)]
+        #[serde(default)]
+        color: Option<SeatColor>,
+    },
+    /// Accepts a challenge (to oneself, or an open one): paired at once.
+    AcceptChallenge {
+        /// Its id.
+        challenge: String,
+    },
+    /// Declines a challenge to oneself.
+    DeclineChallenge {
+        /// Its id.
+        challenge: String,
+    },
+    /// Withdraws one's own challenge.
+    CancelChallenge {
+        /// Its id.
+        challenge: String,
+    },
+}
+
+/// A seek in the lobby.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct SeekView {
+    /// Its id.
+    pub id: String,
+    /// Who seeks.
+    pub player: PlayerView,
+    /// Their rating in the game's category (registered players).
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rating: Option<i32>,
+    /// Whether that rating is provisional.
+    #[ts(as = "Option<bool>", optional)]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub provisional: bool,
+    /// The game sought.
+    pub options: TableOptions,
+}
+
+/// A challenge, as its two players see it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct ChallengeView {
+    /// Its id (an open challenge's link is `#/challenge/<id>`).
+    pub id: String,
+    /// The challenger.
+    pub from: PlayerView,
+    /// The player challenged; none for an open challenge.
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to: Option<PlayerView>,
+    /// The game offered.
+    pub options: TableOptions,
+    /// The challenger's colour; random when absent.
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub color: Option<SeatColor>,
+    /// When it was made, in milliseconds since 1970.
+    #[ts(type = "number")]
+    pub created_at: i64,
 }
 
 /// A player as others see them.
@@ -758,10 +842,44 @@ pub enum ServerMessage {
         /// The server's version.
         server: String,
     },
-    /// The open tables (after `lobby`).
+    /// The open tables and seeks (after `lobby`).
     Lobby {
         /// Every table.
         tables: Vec<TableSummary>,
+        /// Every seek, oldest first.
+        #[serde(default)]
+        seeks: Vec<SeekView>,
+    },
+    /// A seek was made (to lobby watchers).
+    LobbySeek {
+        /// The seek.
+        seek: SeekView,
+    },
+    /// A seek ended: paired, cancelled, or its player left.
+    LobbySeekRemoved {
+        /// Its id.
+        seek: String,
+    },
+    /// A challenge to or from you (on every connection of both players; again on
+    /// connecting while it stands).
+    Challenge {
+        /// The challenge.
+        challenge: ChallengeView,
+    },
+    /// A challenge to or from you ended.
+    ChallengeGone {
+        /// Its id.
+        challenge: String,
+        /// `accepted`, `declined`, `canceled` (by the challenger, or they left).
+        reason: String,
+    },
+    /// A seek or challenge of yours was paired: the game at `table` has begun, you
+    /// play `color` (open the table to play; the clocks wait for you).
+    Paired {
+        /// The table.
+        table: String,
+        /// Your colour.
+        color: SeatColor,
     },
     /// A table was created or changed.
     LobbyTable {
@@ -962,6 +1080,8 @@ pub fn typescript() -> String {
         Since::decl(&cfg),
         ClientMessage::decl(&cfg),
         Request::decl(&cfg),
+        SeekView::decl(&cfg),
+        ChallengeView::decl(&cfg),
         PlayerView::decl(&cfg),
         TableSummary::decl(&cfg),
         TableStatus::decl(&cfg),

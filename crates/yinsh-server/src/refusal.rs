@@ -117,6 +117,24 @@ pub enum Refusal {
     RatedGuest,
     /// The engine does not play rated games.
     RatedEngine,
+    /// No seek has that id (it was paired or cancelled).
+    NoSeek,
+    /// One's own seek cannot be accepted.
+    OwnSeek,
+    /// No challenge of this player has that id (accepted, declined or withdrawn).
+    NoChallenge,
+    /// One's own challenge cannot be accepted, nor oneself challenged.
+    OwnChallenge,
+    /// Nobody of that name is online.
+    PlayerOffline {
+        /// The name asked for.
+        name: String,
+    },
+    /// The player has as many challenges out as they may.
+    TooManyChallenges {
+        /// That many.
+        limit: usize,
+    },
     /// The player has not acted in this game.
     NothingToTakeBack,
     /// The player has used every takeback of this game.
@@ -182,6 +200,12 @@ impl Refusal {
             Refusal::BotsDisabled => "bots_disabled",
             Refusal::RatedGuest => "rated_guest",
             Refusal::RatedEngine => "rated_engine",
+            Refusal::NoSeek => "no_seek",
+            Refusal::OwnSeek => "own_seek",
+            Refusal::NoChallenge => "no_challenge",
+            Refusal::OwnChallenge => "own_challenge",
+            Refusal::PlayerOffline { .. } => "player_offline",
+            Refusal::TooManyChallenges { .. } => "too_many_challenges",
             Refusal::NothingToTakeBack => "nothing_to_take_back",
             Refusal::TakebackLimit { .. } => "takeback_limit",
             Refusal::NothingPending => "nothing_pending",
@@ -214,6 +238,8 @@ impl Refusal {
                 vec![("table", text(table))]
             }
             Refusal::UnknownCommand { command } => vec![("command", text(command))],
+            Refusal::PlayerOffline { name } => vec![("name", text(name))],
+            Refusal::TooManyChallenges { limit } => vec![("limit", Arg::Text(limit.to_string()))],
             Refusal::CommandUsage { usage } => vec![("usage", text(usage))],
             Refusal::SeatTaken { color: c } | Refusal::AlreadySeated { color: c } => {
                 vec![("color", color(c))]
@@ -239,6 +265,10 @@ impl Refusal {
             | Refusal::BotsDisabled
             | Refusal::RatedGuest
             | Refusal::RatedEngine
+            | Refusal::NoSeek
+            | Refusal::OwnSeek
+            | Refusal::NoChallenge
+            | Refusal::OwnChallenge
             | Refusal::NothingToTakeBack
             | Refusal::NothingPending
             | Refusal::AlreadyPending

@@ -136,6 +136,10 @@ pub async fn serve(
         lang: lang.code().to_owned(),
         server: env!("CARGO_PKG_VERSION").to_owned(),
     });
+    // The challenges that stand, to or from this player.
+    for challenge in c.ctx.meet.challenges_of(player.id) {
+        c.send(&ServerMessage::Challenge { challenge });
+    }
     let mut writer_done = false;
     // A client silent for longer than this (not even answering pings) is gone.
     let idle = c.config.idle_timeout;
@@ -186,7 +190,8 @@ pub async fn serve(
         }
     }
     c.ctx.sessions.remove(&session, c.conn.id);
-    c.ctx.online.remove(c.conn.player.id, c.conn.id);
+    let last = c.ctx.online.remove(c.conn.player.id, c.conn.id);
+    c.ctx.meet.closed(&c.ctx, &c.conn.player, c.conn.id, last);
     for handle in c.opened.values() {
         handle.forget(c.conn.id);
     }
@@ -298,6 +303,7 @@ impl Connection {
     fn send_lobby(&self) {
         self.send(&ServerMessage::Lobby {
             tables: self.ctx.lobby.list(),
+            seeks: self.ctx.meet.seeks(),
         });
     }
 
@@ -454,7 +460,95 @@ impl Connection {
                 );
                 return Ok(());
             }
-            Request::Chat { table, text } => (table, TableRequest::Chat(text)),
+            Request::Chat { table, text } => {
+                let options = self.ctx.lobby.summary(&table).map(|s| s.options);
+                match options.and_then(|o| crate::command::challenge(&text, &o)) {
+                    Some(line) => {
+                        at_table(&table, self)?;
+                        let line = line.map_err(|r| (Some(table.clone()), r))?;
+                        let msg = self
+                            .ctx
+                            .meet
+                            .challenge(
+                                &self.ctx,
+                                &self.conn,
+                                Some(&line.to),
+                                &line.options,
+                                line.color,
+                            )
+                            .map_err(|r| (Some(table.clone()), r))?;
+                        self.reply(id, Some(table), msg);
+                        return Ok(());
+                    }
+                    None => (table, TableRequest::Chat(text)),
+                }
+            }
+            Request::Seek { options } => {
+                let msg = self
+                    .ctx
+                    .meet
+                    .seek(&self.ctx, &self.conn, &options)
+                    .await
+                    .map_err(|r| (None, r))?;
+                self.reply(id, None, msg);
+                return Ok(());
+            }
+            Request::CancelSeek => {
+                let msg = self
+                    .ctx
+                    .meet
+                    .cancel_seek(&self.ctx, &self.conn.player)
+                    .map_err(|r| (None, r))?;
+                self.reply(id, None, msg);
+                return Ok(());
+            }
+            Request::AcceptSeek { seek } => {
+                let msg = self
+                    .ctx
+                    .meet
+                    .accept_seek(&self.ctx, &self.conn, &seek)
+                    .await
+                    .map_err(|r| (None, r))?;
+                self.reply(id, None, msg);
+                return Ok(());
+            }
+            Request::Challenge { to, options, color } => {
+                let msg = self
+                    .ctx
+                    .meet
+                    .challenge(&self.ctx, &self.conn, to.as_deref(), &options, color)
+                    .map_err(|r| (None, r))?;
+                self.reply(id, None, msg);
+                return Ok(());
+            }
+            Request::AcceptChallenge { challenge } => {
+                let msg = self
+                    .ctx
+                    .meet
+                    .accept_challenge(&self.ctx, &self.conn.player, &challenge)
+                    .await
+                    .map_err(|r| (None, r))?;
+                self.reply(id, None, msg);
+                return Ok(());
+            }
+            Request::DeclineChallenge { challenge } => {
+                let msg = self
+                    .ctx
+                    .meet
+                    .decline_challenge(&self.ctx, &self.conn.player, &challenge)
+                    .map_err(|r| (None, r))?;
+                self.reply(id, None, msg);
+                return Ok(());
+            }
+            Request::CancelChallenge { challenge } => {
+                let msg = self
+                    .ctx
+                    .meet
+                    .cancel_challenge(&self.ctx, &self.conn.player, &challenge)
+                    .map_err(|r| (None, r))?;
+                self.reply(id, None, msg);
+                return Ok(());
+            }
             Request::Command { table, command } => (table, TableRequest::Command(command)),
             Request::Act { table, action, ply } => {
                 (table, TableRequest::Act { token: action, ply })

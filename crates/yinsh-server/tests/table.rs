@@ -433,7 +433,7 @@ async fn the_lobby_lists_tables_live_and_forgets_empty_ones() {
     watcher.send(Request::Lobby).await;
     let tables = watcher
         .until(|m| match m {
-            ServerMessage::Lobby { tables } => Some(tables.clone()),
+            ServerMessage::Lobby { tables, .. } => Some(tables.clone()),
             _ => None,
         })
         .await;

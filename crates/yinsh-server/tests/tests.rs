@@ -8,6 +8,7 @@ mod fairness;
 mod faults;
 mod hostile;
 mod load;
+mod meet;
 mod play;
 mod protocol;
 mod ratings;

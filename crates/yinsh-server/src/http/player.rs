@@ -1,5 +1,6 @@
 //! Players' pages and the leaderboards: `GET /api/player/<name>` and
-//! `GET /api/leaderboard`.
+//! `GET /api/leaderboard`; and `GET /api/challenge/<id>`, what a challenge's link
+//! shows before it is accepted.
 
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
@@ -26,6 +27,18 @@ pub(super) fn routes() -> Router<App> {
     Router::new()
         .route("/api/player/{name}", get(player))
         .route("/api/leaderboard", get(leaderboard))
+        .route("/api/challenge/{id}", get(challenge))
+}
+
+async fn challenge(State(app): State<App>, Path(id): Path<String>) -> Response {
+    match app.ctx.meet.challenge_view(&id) {
+        Some(c) => Json(c).into_response(),
+        None => ApiError::new(
+            StatusCode::NOT_FOUND,
+            "no such challenge: accepted, declined or withdrawn",
+        )
+        .into_response(),
+    }
 }
 
 /// `?vs=<name>`: the head-to-head record against that player.

@@ -43,6 +43,12 @@ pub(super) enum Input {
         request: Request,
         reply: oneshot::Sender<Reply>,
     },
+    /// Two players paired at this new table: seated, and the game started.
+    Pair {
+        white: Player,
+        black: Player,
+        reply: oneshot::Sender<Reply>,
+    },
 }
 
 /// An input that waits for the commit under way.
@@ -220,6 +226,17 @@ impl Actor {
                     let _ = done.send(());
                 }
             }
+            Input::Pair {
+                white,
+                black,
+                reply,
+            } => match self.core.start_paired(white, black, Now::present()) {
+                Decision::Commit(commit) => self.commit(commit, Some(reply)),
+                Decision::Done(effects) => self.done(effects, Some(reply)),
+                Decision::Defer => {
+                    let _ = reply.send(Err(Refusal::Busy));
+                }
+            },
             Input::Request {
                 player,
                 request,

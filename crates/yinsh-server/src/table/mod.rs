@@ -107,6 +107,18 @@ impl TableHandle {
         wait.await.map_err(|_| self.gone())?
     }
 
+    /// Seats `white` and `black` at this new table and starts their game (see
+    /// [`Core::start_paired`]): `started` once it is stored.
+    pub async fn pair(&self, white: Player, black: Player) -> Reply {
+        let (reply, wait) = oneshot::channel();
+        self.send(Input::Pair {
+            white,
+            black,
+            reply,
+        })?;
+        wait.await.map_err(|_| self.gone())?
+    }
+
     fn send(&self, input: Input) -> Result<(), Refusal> {
         self.tx.try_send(input).map_err(|e| match e {
             mpsc::error::TrySendError::Full(_) => Refusal::Busy,

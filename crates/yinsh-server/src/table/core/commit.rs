@@ -153,9 +153,15 @@ impl Core {
             Pending::Start {
                 options,
                 started_at,
+                paired,
             } => {
                 let id = id.expect("the store gives a new game its id");
-                self.game = Some(Game::new(id, options, started_at, now.at));
+                let mut game = Game::new(id, options, started_at, now.at);
+                if paired {
+                    game.stop_clocks(now.at);
+                    self.awaiting_return = true;
+                }
+                self.game = Some(game);
                 self.claim_open = None;
                 Effects {
                     events: vec![TableEvent::Started],

@@ -222,6 +222,9 @@ enum Pending {
     Start {
         options: TableOptions,
         started_at: i64,
+        /// Whether the players were paired and are not at the table yet: the clocks
+        /// wait for the player to act to come.
+        paired: bool,
     },
     Act {
         color: Color,

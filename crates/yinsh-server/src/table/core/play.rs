@@ -1,7 +1,7 @@
 //! Requests: seats, options, the start, actions, offers, takebacks, claims, aborts.
 
 use yinsh::notation::record::GameResult;
-use yinsh::{Action, Color};
+use yinsh::{Action, ByColor, Color};
 
 use super::{
     CHAT_KEPT, Commit, Core, Decision, Now, Pending, Request, Seat, TAKEBACKS, claim_grace,
@@ -346,6 +346,48 @@ impl Core {
         self.in_flight = Some(Pending::Start {
             options: self.options.clone(),
             started_at: now.wall_ms,
+            paired: false,
+        });
+        Decision::Commit(Commit::CreateGame(new))
+    }
+
+    /// Seats `white` and `black`, paired by a seek or a challenge, at this new table
+    /// and starts the game. They are not at the table yet: the clocks wait for the
+    /// player to act to come (and the usual grace periods run for one who never does).
+    pub fn start_paired(&mut self, white: Player, black: Player, now: Now) -> Decision {
+        if self.seats.white.is_some() || self.seats.black.is_some() || self.game.is_some() {
+            return Decision::refuse(Refusal::GameRunning);
+        }
+        if self.store_down {
+            return Decision::refuse(Refusal::StoreUnavailable);
+        }
+        if self.options.rated
+            && [&white, &black]
+                .iter()
+                .any(|p| crate::session::is_guest_name(&p.name))
+        {
+            return Decision::refuse(Refusal::RatedGuest);
+        }
+        self.sit(Color::White, Seat::Human(white));
+        self.sit(Color::Black, Seat::Human(black));
+        self.away = ByColor {
+            white: Some(now.at),
+            black: Some(now.at),
+        };
+        let (Some(w), Some(b)) = (&self.seats.white, &self.seats.black) else {
+            unreachable!("both seated");
+        };
+        let new = NewGame {
+            table_id: self.id.to_string(),
+            options: self.options.clone(),
+            white: w.record(),
+            black: b.record(),
+            started_at: now.wall_ms,
+        };
+        self.in_flight = Some(Pending::Start {
+            options: self.options.clone(),
+            started_at: now.wall_ms,
+            paired: true,
         });
         Decision::Commit(Commit::CreateGame(new))
     }

@@ -1,0 +1,674 @@
+//! Meeting people: seeks (quick pairing) and challenges.
+//!
+//! A seek asks for a game (a variant, a clock, rated or casual) with anyone; seeks of
+//! the same game whose players' ratings are close enough — a range that widens the
+//! longer they wait — are paired, and unpaired seeks are listed in the lobby for
+//! anyone to accept. A challenge asks one player (or whoever opens its link) for a
+//! game with any options. Either way the two players get a new table, seated, with the
+//! game started and its clocks waiting for them to come; both are told `paired`.
+//!
+//! Both live in memory only, like the connections they belong to: a seek ends when its
+//! connection closes, a challenge when its challenger has no connection left.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use tokio::time::Instant;
+use yinsh::Color;
+
+use crate::Ctx;
+use crate::i18n::Msg;
+use crate::protocol::{ChallengeView, SeatColor, SeekView, ServerMessage, TableOptions};
+use crate::refusal::Refusal;
+use crate::session::{is_guest_name, view_of};
+use crate::store::Player;
+use crate::table::{self, Conn, to_text};
+
+/// Rated seeks are paired when the ratings are this close...
+pub const RANGE_START: f64 = 150.0;
+/// ...widened by this much for every second the longer-waiting seek has waited...
+pub const RANGE_GROWTH: f64 = 15.0;
+/// ...up to this (after 50 s anyone is fine).
+pub const RANGE_MAX: f64 = 900.0;
+/// How often seeks are looked at again (for ranges that widened).
+pub const PAIR_EVERY: Duration = Duration::from_secs(1);
+/// Challenges one player may have out at once.
+pub const CHALLENGES_PER_PLAYER: usize = 5;
+/// Games looked at to balance colours.
+const COLOR_HISTORY: u32 = 10;
+
+/// A seek.
+#[derive(Debug, Clone)]
+struct Seek {
+    id: String,
+    player: Player,
+    conn: u64,
+    options: TableOptions,
+    /// The player's rating in the game's category, as of the seek.
+    rating: f64,
+    provisional: bool,
+    since: Instant,
+}
+
+impl Seek {
+    fn view(&self) -> SeekView {
+        let registered = !is_guest_name(&self.player.name);
+        SeekView {
+            id: self.id.clone(),
+            player: view_of(&self.player),
+            rating: registered.then_some(self.rating.round() as i32),
+            provisional: registered && self.provisional,
+            options: self.options.clone(),
+        }
+    }
+
+    /// How far from its rating an opponent's may be at `now`.
+    fn range(&self, now: Instant) -> f64 {
+        let waited = now.saturating_duration_since(self.since).as_secs_f64();
+        (RANGE_START + RANGE_GROWTH * waited).min(RANGE_MAX)
+    }
+
+    /// Whether this seek and `other` make a game at `now`.
+    fn matches(&self, other: &Seek, now: Instant) -> bool {
+        if self.player.id == other.player.id || self.options != other.options {
+            return false;
+        }
+        if !self.options.rated {
+            return true;
+        }
+        let gap = (self.rating - other.rating).abs();
+        gap <= self.range(now).max(other.range(now))
+    }
+}
+
+/// A challenge.
+#[derive(Debug, Clone)]
+struct Challenge {
+    id: String,
+    from: Player,
+    to: Option<Player>,
+    options: TableOptions,
+    /// The challenger's colour; random when none.
+    color: Option<Color>,
+    created_at: i64,
+}
+
+impl Challenge {
+    fn view(&self) -> ChallengeView {
+        ChallengeView {
+            id: self.id.clone(),
+            from: view_of(&self.from),
+            to: self.to.as_ref().map(view_of),
+            options: self.options.clone(),
+            color: self.color.map(SeatColor::from),
+            created_at: self.created_at,
+        }
+    }
+}
+
+#[derive(Default)]
+struct State {
+    /// Oldest first.
+    seeks: Vec<Seek>,
+    challenges: HashMap<String, Challenge>,
+}
+
+/// The seeks and challenges. Cheap to clone.
+#[derive(Clone, Default)]
+pub struct Meet {
+    inner: Arc<Mutex<State>>,
+}
+
+fn fresh_id() -> String {
+    const ALPHABET: &[u8] = b"abcdefghjkmnpqrstuvwxyz23456789";
+    let mut bytes = [0u8; 10];
+    getrandom::getrandom(&mut bytes).expect("the system's random source works");
+    bytes
+        .iter()
+        .map(|b| ALPHABET[*b as usize % ALPHABET.len()] as char)
+        .collect()
+}
+
+/// The options of a seek as the server keeps them: the variant, the clock and
+/// whether it is rated; a seek asks for nothing else.
+fn seek_options(options: &TableOptions) -> Result<TableOptions, Refusal> {
+    let bad = |reason| Err(Refusal::BadOption { reason });
+    if options.time.is_none() {
+        return bad("quick pairing needs a clock");
+    }
+    if options.handicap.is_some() || options.turn_limit.is_some() {
+        return bad("quick pairing plays without handicap or turn limit");
+    }
+    let options = TableOptions {
+        variant: options.variant,
+        time: options.time,
+        rated: options.rated,
+        log: true,
+        ..TableOptions::default()
+    };
+    table::validate_options(&options)?;
+    Ok(options)
+}
+
+impl Meet {
+    fn state(&self) -> std::sync::MutexGuard<'_, State> {
+        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Every seek, oldest first.
+    pub fn seeks(&self) -> Vec<SeekView> {
+        self.state().seeks.iter().map(Seek::view).collect()
+    }
+
+    /// The challenge with this id.
+    pub fn challenge_view(&self, id: &str) -> Option<ChallengeView> {
+        self.state().challenges.get(id).map(Challenge::view)
+    }
+
+    /// The challenges to or from `player`.
+    pub fn challenges_of(&self, player: crate::vocab::PlayerId) -> Vec<ChallengeView> {
+        let mut list: Vec<ChallengeView> = self
+            .state()
+            .challenges
+            .values()
+            .filter(|c| c.from.id == player || c.to.as_ref().is_some_and(|t| t.id == player))
+            .map(Challenge::view)
+            .collect();
+        list.sort_by_key(|c| c.created_at);
+        list
+    }
+
+    /// Removes the seeks with these ids and tells the lobby.
+    fn drop_seeks(&self, ctx: &Ctx, ids: &[String]) {
+        for id in ids {
+            ctx.lobby
+                .announce(&ServerMessage::LobbySeekRemoved { seek: id.clone() });
+        }
+    }
+
+    /// The pairs of seeks that make a game now, taken out of the list.
+    fn take_pairs(&self, now: Instant) -> Vec<(Seek, Seek)> {
+        let mut state = self.state();
+        let mut pairs = Vec::new();
+        let mut i = 0;
+        while i < state.seeks.len() {
+            let found =
+                (i + 1..state.seeks.len()).find(|&j| state.seeks[i].matches(&state.seeks[j], now));
+            match found {
+                Some(j) => {
+                    let b = state.seeks.remove(j);
+                    let a = state.seeks.remove(i);
+                    pairs.push((a, b));
+                }
+                None => i += 1,
+            }
+        }
+        pairs
+    }
+
+    /// Pairs the seeks that make a game now.
+    pub fn pair_seeks(&self, ctx: &Ctx) {
+        for (a, b) in self.take_pairs(Instant::now()) {
+            self.drop_seeks(ctx, &[a.id.clone(), b.id.clone()]);
+            let ctx = ctx.clone();
+            tokio::spawn(async move {
+                let (white, black) = fair_colors(&ctx, a.player, b.player).await;
+                // Both players are told when it fails.
+                let _ = start(&ctx, a.options, white, black).await;
+            });
+        }
+    }
+
+    /// `conn` seeks a game with `options`.
+    pub async fn seek(
+        &self,
+        ctx: &Ctx,
+        conn: &Conn,
+        options: &TableOptions,
+    ) -> Result<Msg, Refusal> {
+        let options = seek_options(options)?;
+        let player = conn.player.clone();
+        if options.rated && is_guest_name(&player.name) {
+            return Err(Refusal::RatedGuest);
+        }
+        let (rating, provisional) = rating_of(ctx, &player, &options).await;
+        let seek = Seek {
+            id: fresh_id(),
+            player,
+            conn: conn.id,
+            options,
+            rating,
+            provisional,
+            since: Instant::now(),
+        };
+        let replaced = {
+            let mut state = self.state();
+            let old: Vec<String> = state
+                .seeks
+                .iter()
+                .filter(|s| s.player.id == seek.player.id)
+                .map(|s| s.id.clone())
+                .collect();
+            state.seeks.retain(|s| s.player.id != seek.player.id);
+            state.seeks.push(seek.clone());
+            old
+        };
+        self.drop_seeks(ctx, &replaced);
+        ctx.lobby
+            .announce(&ServerMessage::LobbySeek { seek: seek.view() });
+        self.pair_seeks(ctx);
+        // Looked at again every second while it waits: its range widens.
+        let (meet, ctx, id) = (self.clone(), ctx.clone(), seek.id);
+        tokio::spawn(async move {
+            loop {
+                tokio::time::sleep(PAIR_EVERY).await;
+                if !meet.state().seeks.iter().any(|s| s.id == id) {
+                    break;
+                }
+                meet.pair_seeks(&ctx);
+            }
+        });
+        Ok(Msg::new("seeking"))
+    }
+
+    /// `player` stops seeking.
+    pub fn cancel_seek(&self, ctx: &Ctx, player: &Player) -> Result<Msg, Refusal> {
+        let ids = self.remove_seeks(|s| s.player.id == player.id);
+        if ids.is_empty() {
+            return Err(Refusal::NoSeek);
+        }
+        self.drop_seeks(ctx, &ids);
+        Ok(Msg::new("seek_canceled"))
+    }
+
+    fn remove_seeks(&self, f: impl Fn(&Seek) -> bool) -> Vec<String> {
+        let mut state = self.state();
+        let ids = state
+            .seeks
+            .iter()
+            .filter(|s| f(s))
+            .map(|s| s.id.clone())
+            .collect();
+        state.seeks.retain(|s| !f(s));
+        ids
+    }
+
+    /// `conn`'s player accepts the seek `id`: paired at once.
+    pub async fn accept_seek(&self, ctx: &Ctx, conn: &Conn, id: &str) -> Result<Msg, Refusal> {
+        let seek = {
+            let mut state = self.state();
+            let i = state
+                .seeks
+                .iter()
+                .position(|s| s.id == id)
+                .ok_or(Refusal::NoSeek)?;
+            let seek = &state.seeks[i];
+            if seek.player.id == conn.player.id {
+                return Err(Refusal::OwnSeek);
+            }
+            if seek.options.rated && is_guest_name(&conn.player.name) {
+                return Err(Refusal::RatedGuest);
+            }
+            state.seeks.remove(i)
+        };
+        // The accepter's own seek ends too.
+        let mut gone = self.remove_seeks(|s| s.player.id == conn.player.id);
+        gone.push(seek.id.clone());
+        self.drop_seeks(ctx, &gone);
+        let (white, black) = fair_colors(ctx, seek.player, conn.player.clone()).await;
+        start(ctx, seek.options, white, black).await?;
+        Ok(Msg::new("paired"))
+    }
+
+    /// `conn`'s player challenges `to` (a name online), or whoever opens the link.
+    pub fn challenge(
+        &self,
+        ctx: &Ctx,
+        conn: &Conn,
+        to: Option<&str>,
+        options: &TableOptions,
+        color: Option<SeatColor>,
+    ) -> Result<Msg, Refusal> {
+        table::validate_options(options)?;
+        let from = conn.player.clone();
+        let to = match to {
+            Some(name) => Some(
+                ctx.online
+                    .named(name)
+                    .ok_or_else(|| Refusal::PlayerOffline {
+                        name: name.to_owned(),
+                    })?,
+            ),
+            None => None,
+        };
+        if to.as_ref().is_some_and(|t| t.id == from.id) {
+            return Err(Refusal::OwnChallenge);
+        }
+        if options.rated
+            && (is_guest_name(&from.name) || to.as_ref().is_some_and(|t| is_guest_name(&t.name)))
+        {
+            return Err(Refusal::RatedGuest);
+        }
+        let challenge = Challenge {
+            id: fresh_id(),
+            from,
+            to,
+            options: options.clone(),
+            color: color.map(Color::from),
+            created_at: crate::now_ms(),
+        };
+        {
+            let mut state = self.state();
+            let out = state
+                .challenges
+                .values()
+                .filter(|c| c.from.id == challenge.from.id)
+                .count();
+            if out >= CHALLENGES_PER_PLAYER {
+                return Err(Refusal::TooManyChallenges {
+                    limit: CHALLENGES_PER_PLAYER,
+                });
+            }
+            state
+                .challenges
+                .insert(challenge.id.clone(), challenge.clone());
+        }
+        let text = to_text(&ServerMessage::Challenge {
+            challenge: challenge.view(),
+        });
+        ctx.online.send(challenge.from.id, text.clone());
+        Ok(match &challenge.to {
+            Some(to) => {
+                ctx.online.send(to.id, text);
+                Msg::new("challenge_sent").arg("name", &to.name)
+            }
+            None => Msg::new("challenge_open"),
+        })
+    }
+
+    /// Takes challenge `id` out if `may(challenge)` allows, telling both players why
+    /// it ended.
+    fn end_challenge(
+        &self,
+        ctx: &Ctx,
+        id: &str,
+        reason: &str,
+        may: impl FnOnce(&Challenge) -> Result<(), Refusal>,
+    ) -> Result<Challenge, Refusal> {
+        let challenge = {
+            let mut state = self.state();
+            let c = state.challenges.get(id).ok_or(Refusal::NoChallenge)?;
+            may(c)?;
+            state.challenges.remove(id).expect("there")
+        };
+        let text = to_text(&ServerMessage::ChallengeGone {
+            challenge: challenge.id.clone(),
+            reason: reason.to_owned(),
+        });
+        ctx.online.send(challenge.from.id, text.clone());
+        if let Some(to) = &challenge.to {
+            ctx.online.send(to.id, text);
+        }
+        Ok(challenge)
+    }
+
+    /// `player` accepts challenge `id`: paired at once.
+    pub async fn accept_challenge(
+        &self,
+        ctx: &Ctx,
+        player: &Player,
+        id: &str,
+    ) -> Result<Msg, Refusal> {
+        let challenge = self.end_challenge(ctx, id, "accepted", |c| match &c.to {
+            Some(to) if to.id != player.id => Err(Refusal::NoChallenge),
+            _ if c.from.id == player.id => Err(Refusal::OwnChallenge),
+            _ if c.options.rated && is_guest_name(&player.name) => Err(Refusal::RatedGuest),
+            _ => Ok(()),
+        })?;
+        let challenger_color = challenge.color.unwrap_or_else(random_color);
+        let (white, black) = match challenger_color {
+            Color::White => (challenge.from, player.clone()),
+            Color::Black => (player.clone(), challenge.from),
+        };
+        start(ctx, challenge.options, white, black).await?;
+        Ok(Msg::new("challenge_accepted"))
+    }
+
+    /// `player` declines challenge `id` (made to them).
+    pub fn decline_challenge(&self, ctx: &Ctx, player: &Player, id: &str) -> Result<Msg, Refusal> {
+        self.end_challenge(ctx, id, "declined", |c| match &c.to {
+            Some(to) if to.id == player.id => Ok(()),
+            _ => Err(Refusal::NoChallenge),
+        })?;
+        Ok(Msg::new("challenge_declined"))
+    }
+
+    /// `player` withdraws their challenge `id`.
+    pub fn cancel_challenge(&self, ctx: &Ctx, player: &Player, id: &str) -> Result<Msg, Refusal> {
+        self.end_challenge(ctx, id, "canceled", |c| {
+            if c.from.id == player.id {
+                Ok(())
+            } else {
+                Err(Refusal::NoChallenge)
+            }
+        })?;
+        Ok(Msg::new("challenge_canceled"))
+    }
+
+    /// Connection `conn` of `player` closed; `last` when it was their last: their
+    /// seeks from it end, and with the last one their challenges.
+    pub fn closed(&self, ctx: &Ctx, player: &Player, conn: u64, last: bool) {
+        let ids = self.remove_seeks(|s| s.conn == conn);
+        self.drop_seeks(ctx, &ids);
+        if last {
+            let mine: Vec<String> = self
+                .state()
+                .challenges
+                .values()
+                .filter(|c| c.from.id == player.id)
+                .map(|c| c.id.clone())
+                .collect();
+            for id in mine {
+                let _ = self.end_challenge(ctx, &id, "canceled", |_| Ok(()));
+            }
+        }
+    }
+}
+
+fn random_color() -> Color {
+    let mut b = [0u8; 1];
+    getrandom::getrandom(&mut b).expect("the system's random source works");
+    if b[0] & 1 == 0 {
+        Color::White
+    } else {
+        Color::Black
+    }
+}
+
+/// `a` and `b` as (white, black): whoever had White more often lately plays Black;
+/// at random when even.
+async fn fair_colors(ctx: &Ctx, a: Player, b: Player) -> (Player, Player) {
+    let balance = |colors: Vec<Color>| -> i64 {
+        colors
+            .iter()
+            .map(|c| if *c == Color::White { 1 } else { -1 })
+            .sum()
+    };
+    let history = |p: &Player| ctx.store.recent_colors(p.id, COLOR_HISTORY);
+    let (ha, hb) = (history(&a).await, history(&b).await);
+    let (ba, bb) = (
+        balance(ha.unwrap_or_default()),
+        balance(hb.unwrap_or_default()),
+    );
+    let a_white = match ba.cmp(&bb) {
+        std::cmp::Ordering::Less => true,
+        std::cmp::Ordering::Greater => false,
+        std::cmp::Ordering::Equal => random_color() == Color::White,
+    };
+    if a_white { (a, b) } else { (b, a) }
+}
+
+/// A player's rating in the category of `options` (the start rating when they have
+/// none yet, or for casual games by guests).
+async fn rating_of(ctx: &Ctx, player: &Player, options: &TableOptions) -> (f64, bool) {
+    let start = crate::rating::Rating::default();
+    let (Some(category), false) = (
+        crate::rating::category(options),
+        is_guest_name(&player.name),
+    ) else {
+        return (start.rating, true);
+    };
+    let ratings = ctx.store.ratings(player.id).await.unwrap_or_default();
+    match ratings.iter().find(|r| r.category == category) {
+        Some(r) => {
+            let now = r.rating.at(crate::now_ms());
+            (now.rating, now.provisional())
+        }
+        None => (start.rating, true),
+    }
+}
+
+/// A new table with `options` where `white` and `black` play, started; both are told.
+async fn start(
+    ctx: &Ctx,
+    options: TableOptions,
+    white: Player,
+    black: Player,
+) -> Result<(), Refusal> {
+    if !ctx.lobby.has_room() {
+        return Err(told(ctx, &white, &black, Refusal::TooManyTables));
+    }
+    let id = ctx.lobby.fresh_id();
+    let (handle, summary) = table::spawn(ctx.clone(), id.clone(), options);
+    ctx.lobby.insert(handle.clone(), summary, None);
+    if let Err(r) = handle.pair(white.clone(), black.clone()).await {
+        return Err(told(ctx, &white, &black, r));
+    }
+    for (player, color) in [(&white, SeatColor::White), (&black, SeatColor::Black)] {
+        ctx.online.send(
+            player.id,
+            to_text(&ServerMessage::Paired {
+                table: id.to_string(),
+                color,
+            }),
+        );
+    }
+    Ok(())
+}
+
+/// Tells both players that their pairing failed, and why; gives the reason.
+fn told(ctx: &Ctx, white: &Player, black: &Player, refusal: Refusal) -> Refusal {
+    for p in [white, black] {
+        ctx.online.send(
+            p.id,
+            to_text(&ServerMessage::Error {
+                id: None,
+                table: None,
+                code: refusal.code().to_owned(),
+                text: refusal.render(crate::i18n::Lang::En),
+            }),
+        );
+    }
+    refusal
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::{TimeSetting, VariantName};
+    use crate::vocab::PlayerId;
+
+    fn seek(id: &str, player: i64, rated: bool, rating: f64, since: Instant) -> Seek {
+        Seek {
+            id: id.to_owned(),
+            player: Player {
+                id: PlayerId(player),
+                name: format!("P{player}"),
+            },
+            conn: player as u64,
+            options: TableOptions {
+                time: Some(TimeSetting {
+                    minutes: 5,
+                    increment: 3,
+                }),
+                rated,
+                ..TableOptions::default()
+            },
+            rating,
+            provisional: false,
+            since,
+        }
+    }
+
+    #[test]
+    fn seeks_pair_by_game_and_rating_with_a_range_that_widens() {
+        let t0 = Instant::now();
+        let a = seek("a", 1, true, 1500.0, t0);
+        let b = seek("b", 2, true, 1800.0, t0);
+        // 300 apart: not at first, but after 10 s (150 + 15 × 10).
+        assert!(!a.matches(&b, t0));
+        assert!(a.matches(&b, t0 + Duration::from_secs(10)));
+        // Far apart: anyone after the range reached its widest.
+        let c = seek("c", 3, true, 2500.0, t0);
+        assert!(!a.matches(&c, t0 + Duration::from_secs(20)));
+        assert!(!a.matches(
+            &seek("d", 3, true, 2500.0, t0),
+            t0 + Duration::from_secs(200)
+        ));
+        assert!(a.matches(
+            &seek("e", 3, true, 2300.0, t0),
+            t0 + Duration::from_secs(200)
+        ));
+        // Casual seeks ignore ratings; other games, and oneself, never pair.
+        assert!(seek("f", 1, false, 900.0, t0).matches(&seek("g", 2, false, 2400.0, t0), t0));
+        assert!(!a.matches(&seek("h", 2, false, 1500.0, t0), t0));
+        assert!(!a.matches(&seek("i", 1, true, 1500.0, t0), t0));
+        let mut blitz = seek("j", 2, true, 1500.0, t0);
+        blitz.options.variant = VariantName::Blitz;
+        assert!(!a.matches(&blitz, t0));
+    }
+
+    #[test]
+    fn pairs_are_taken_oldest_first_and_once() {
+        let meet = Meet::default();
+        let t0 = Instant::now();
+        meet.state().seeks = vec![
+            seek("a", 1, true, 1500.0, t0),
+            seek("b", 2, true, 2100.0, t0),
+            seek("c", 3, true, 1550.0, t0),
+            seek("d", 4, true, 2050.0, t0),
+            seek("e", 5, true, 1520.0, t0),
+        ];
+        let pairs = meet.take_pairs(t0);
+        let ids: Vec<(&str, &str)> = pairs
+            .iter()
+            .map(|(a, b)| (a.id.as_str(), b.id.as_str()))
+            .collect();
+        assert_eq!(ids, [("a", "c"), ("b", "d")]);
+        assert_eq!(meet.seeks().len(), 1);
+        assert!(meet.take_pairs(t0).is_empty());
+    }
+
+    #[test]
+    fn seeks_ask_for_a_clocked_game_of_the_variant_only() {
+        let timed = TableOptions {
+            time: Some(TimeSetting {
+                minutes: 3,
+                increment: 2,
+            }),
+            log: false,
+            ..TableOptions::default()
+        };
+        assert!(seek_options(&TableOptions::default()).is_err());
+        assert!(
+            seek_options(&TableOptions {
+                turn_limit: Some(30),
+                ..timed.clone()
+            })
+            .is_err()
+        );
+        // Kept: the game goes to the archive like every paired game.
+        assert!(seek_options(&timed).unwrap().log);
+    }
+}
