@@ -1096,6 +1096,16 @@ games: number,
  */
 head_to_head?: HeadToHead, };
 
+export type EngineLevel = { 
+/**
+ * The level, 1 to 10.
+ */
+level: number, 
+/**
+ * Its estimated rating on the players' scale (docs/engine.md).
+ */
+rating: number, };
+
 export type LeaderboardEntry = { 
 /**
  * The place, from 1.

@@ -474,3 +474,93 @@ async fn an_engine_program_plays_the_engine_seats() {
     human.until_moves(7).await;
     kill(&mut server);
 }
+
+/// `POST path` with a JSON `body` from this site's page, as the browser with `cookie`
+/// (if any): the status, the session cookie it sets (if any) and the JSON answer.
+fn post(
+    addr: &str,
+    path: &str,
+    cookie: Option<&str>,
+    body: &Value,
+) -> (u16, Option<String>, Value) {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(addr).unwrap();
+    let body = body.to_string();
+    let cookie = cookie
+        .map(|c| format!("Cookie: yinsh_session={c}\r\n"))
+        .unwrap_or_default();
+    write!(
+        stream,
+        "POST {path} HTTP/1.0\r\nHost: {addr}\r\nOrigin: http://{addr}\r\n{cookie}\
+         Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    let (head, body) = response.split_once("\r\n\r\n").unwrap();
+    let status = head[9..12].parse().unwrap();
+    let set = head
+        .lines()
+        .find(|l| l.to_ascii_lowercase().starts_with("set-cookie:"))
+        .and_then(|l| l.split_once("yinsh_session="))
+        .and_then(|(_, v)| v.split(';').next())
+        .map(str::to_owned);
+    (
+        status,
+        set,
+        serde_json::from_str(body).unwrap_or(Value::Null),
+    )
+}
+
+/// A new account called `name` at `addr`: its session cookie.
+fn register(addr: &str, name: &str) -> String {
+    let (status, guest, _) = post(addr, "/api/session", None, &json!({}));
+    assert_eq!(status, 200);
+    let body = json!({"name": name, "password": "correct horse"});
+    let (status, cookie, answer) = post(addr, "/api/account/register", guest.as_deref(), &body);
+    assert_eq!(status, 201, "{answer}");
+    cookie.expect("a new session cookie")
+}
+
+#[tokio::test]
+async fn a_rated_result_rates_once_across_a_kill() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("rated.db");
+    let (mut server, addr) = serve(&db);
+    let (ann, bob) = (register(&addr, "Ann"), register(&addr, "Bob"));
+    let mut white = Player::connect(&addr, Some(&ann)).await;
+    let mut black = Player::connect(&addr, Some(&bob)).await;
+    let options = json!({"variant": "standard", "log": true, "rated": true,
+                         "time": {"minutes": 5, "increment": 0}});
+    let created = white
+        .call(1, json!({"type": "create_table", "options": options}))
+        .await;
+    let table = created["table"].as_str().unwrap().to_owned();
+    white.call(2, json!({"type": "open", "table": table})).await;
+    black.call(2, json!({"type": "open", "table": table})).await;
+    white.call(3, chat(&table, "/join white")).await;
+    black.call(3, chat(&table, "/join black")).await;
+    white.call(4, chat(&table, "/start")).await;
+    white.call(5, act(&table, "e3")).await;
+    black.until_moves(1).await;
+    black.call(6, act(&table, "a5")).await;
+    black.call(7, chat(&table, "/resign")).await;
+    let over = white.until_event("game_over").await;
+    // Killed the moment the result is known: it was stored with both ratings.
+    kill(&mut server);
+    let after = over["event"]["result"]["ratings"]["white"]["after"].clone();
+    assert!(after.as_i64().unwrap() > 1500, "{over}");
+
+    let (_server, addr) = serve(&db);
+    for (name, won) in [("Ann", 1), ("Bob", 0)] {
+        let page = get(&addr, &format!("/api/player/{name}"));
+        let rating = &page["ratings"][0];
+        assert_eq!(rating["games"], 1, "{name}: {page}");
+        assert_eq!(rating["wins"], won, "{name}: {page}");
+        assert_eq!(page["history"].as_array().unwrap().len(), 1, "{name}");
+    }
+    assert_eq!(get(&addr, "/api/player/Ann")["ratings"][0]["rating"], after);
+    // Nothing to restore: the game is over, its table gone.
+    assert_eq!(get(&addr, "/api/tables"), json!([]));
+}

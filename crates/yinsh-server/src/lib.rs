@@ -178,6 +178,9 @@ impl Server {
             online: online::Online::default(),
             meet: meet::Meet::default(),
         };
+        // The decoy hash an unknown name's log-in is checked against, made now: made
+        // at the first such log-in, that one would take two hashes' time and tell.
+        tokio::task::spawn_blocking(account::decoy_hash);
         let unfinished = ctx.store.unfinished_games().await?;
         for stored in unfinished {
             let id = stored.id;

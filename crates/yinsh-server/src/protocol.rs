@@ -528,6 +528,15 @@ pub struct PlayerProfile {
     pub head_to_head: Option<HeadToHead>,
 }
 
+/// One level of the engine and its estimated rating (`GET /api/engine`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct EngineLevel {
+    /// The level, 1 to 10.
+    pub level: u8,
+    /// Its estimated rating on the players' scale (docs/engine.md).
+    pub rating: i32,
+}
+
 /// One row of a leaderboard.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct LeaderboardEntry {
@@ -1105,6 +1114,7 @@ pub fn typescript() -> String {
         RatingPointView::decl(&cfg),
         HeadToHead::decl(&cfg),
         PlayerProfile::decl(&cfg),
+        EngineLevel::decl(&cfg),
         LeaderboardEntry::decl(&cfg),
         Leaderboard::decl(&cfg),
         AccountView::decl(&cfg),

@@ -126,6 +126,13 @@ async fn rated_games(server: &TestServer) {
     assert_eq!(status, 200);
     assert_eq!(all.as_array().unwrap().len(), 8, "every category");
 
+    // The engine's levels with their estimated ratings, weakest first.
+    let (status, levels) = ann.send("GET", "/api/engine", None).await;
+    assert_eq!(status, 200);
+    assert_eq!(levels.as_array().unwrap().len(), 10);
+    assert_eq!(levels[0], json!({"level": 1, "rating": 800}));
+    assert!(levels[9]["rating"].as_i64() > levels[8]["rating"].as_i64());
+
     // Who is online: the accounts by name, the guest counted.
     let (_, stats) = ann.send("GET", "/api/stats", None).await;
     assert_eq!(stats["accounts_online"], json!(["Ann", "Bob"]));

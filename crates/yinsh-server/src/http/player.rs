@@ -1,6 +1,7 @@
 //! Players' pages and the leaderboards: `GET /api/player/<name>` and
-//! `GET /api/leaderboard`; and `GET /api/challenge/<id>`, what a challenge's link
-//! shows before it is accepted.
+//! `GET /api/leaderboard`; `GET /api/challenge/<id>`, what a challenge's link shows
+//! before it is accepted; `GET /api/engine`, the engine's levels and their estimated
+//! ratings.
 
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
@@ -11,7 +12,9 @@ use axum::{Json, Router};
 use serde::Deserialize;
 
 use super::{ApiError, App, entry};
-use crate::protocol::{HeadToHead, Leaderboard, LeaderboardEntry, PlayerProfile, RatingPointView};
+use crate::protocol::{
+    EngineLevel, HeadToHead, Leaderboard, LeaderboardEntry, PlayerProfile, RatingPointView,
+};
 use crate::rating::{CATEGORIES, LEADERBOARD_DEVIATION, LEADERBOARD_GAMES};
 use crate::store::ArchiveQuery;
 
@@ -28,6 +31,21 @@ pub(super) fn routes() -> Router<App> {
         .route("/api/player/{name}", get(player))
         .route("/api/leaderboard", get(leaderboard))
         .route("/api/challenge/{id}", get(challenge))
+        .route("/api/engine", get(engine))
+}
+
+/// The engine's levels with their estimated ratings (whether or not this server has
+/// engines: `GET /api/health` and the refusals say that).
+async fn engine() -> Json<Vec<EngineLevel>> {
+    Json(
+        (1..=10)
+            .filter_map(crate::vocab::Level::new)
+            .map(|level| EngineLevel {
+                level: level.get(),
+                rating: crate::rating::engine_rating(level),
+            })
+            .collect(),
+    )
 }
 
 async fn challenge(State(app): State<App>, Path(id): Path<String>) -> Response {
