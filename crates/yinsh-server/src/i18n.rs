@@ -522,6 +522,7 @@ pub const EN: &[(&str, &str)] = &[
     ),
     ("nobody", "nobody"),
     ("engine", "Engine (level {level})"),
+    ("guest_name", "{name} (guest)"),
     (
         "help",
         "Commands: /join [white|black], /leave, /start, /option log on|off, /option rated on|off, \
@@ -582,6 +583,7 @@ pub const NL: &[(&str, &str)] = &[
     ),
     ("nobody", "niemand"),
     ("engine", "Engine (niveau {level})"),
+    ("guest_name", "{name} (gast)"),
     (
         "help",
         "Commando's: /join [white|black], /leave, /start, /option log on|off, /option rated on|off, \
@@ -642,6 +644,7 @@ pub const PL: &[(&str, &str)] = &[
     ),
     ("nobody", "nikt"),
     ("engine", "Silnik (poziom {level})"),
+    ("guest_name", "{name} (gość)"),
     (
         "help",
         "Polecenia: /join [white|black], /leave, /start, /option log on|off, /option rated on|off, \
@@ -708,6 +711,7 @@ pub const DE: &[(&str, &str)] = &[
     ),
     ("nobody", "niemand"),
     ("engine", "Engine (Stufe {level})"),
+    ("guest_name", "{name} (Gast)"),
     (
         "help",
         "Befehle: /join [white|black], /leave, /start, /option log on|off, /option rated on|off, \

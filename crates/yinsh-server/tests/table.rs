@@ -83,6 +83,11 @@ async fn seats_options_and_the_start() {
         text.contains(&alice.player.name) && text.contains(&carol.player.name),
         "{text}"
     );
+    // Seated guests are marked as guests.
+    assert!(
+        text.contains(&format!("{} (guest)", alice.player.name)),
+        "{text}"
+    );
     assert_eq!(code(carol.chat(&table, "/help").await), "ok");
     assert_eq!(code(carol.chat(&table, "/dance").await), "unknown_command");
 

@@ -91,6 +91,10 @@ impl Core {
         let mut msg = Msg::new("who");
         for (name, color) in [("white", Color::White), ("black", Color::Black)] {
             msg = match &self.seats[color] {
+                // Guests are marked: a name alone could be anyone's.
+                Some(Seat::Human(p)) if crate::session::is_guest_name(&p.name) => {
+                    msg.arg_msg(name, Msg::new("guest_name").arg("name", &p.name))
+                }
                 Some(Seat::Human(p)) => msg.arg(name, &p.name),
                 Some(Seat::Bot(level)) => msg.arg_msg(name, Msg::new("engine").arg("level", level)),
                 None => msg.arg_key(name, "nobody"),
