@@ -630,6 +630,11 @@ impl Core {
                 seconds: grace.as_secs(),
             });
         }
+        if self.options.rated && self.abortable() {
+            // A rated game the opponent left (or never came to) before it began in
+            // earnest is aborted, not won: no rating moves for a game not played.
+            return self.decide_abort(None, now);
+        }
         let result = GameResult {
             winner: (!draw).then_some(color),
             termination: yinsh::notation::record::Termination::Abandoned,

@@ -997,3 +997,36 @@ fn a_guest_who_registered_comes_back_under_the_new_name_and_may_play_rated() {
     h.cmd(&w, Command::Start).unwrap();
     assert!(h.core.running());
 }
+
+#[test]
+fn a_rated_game_left_before_it_began_is_aborted_by_a_claim_not_won() {
+    let mut h = Harness::new(rated_options());
+    h.start();
+    h.play("e3");
+    let w = h.white.clone();
+    h.set_online(&[1]);
+    h.advance(claim_grace(h.core.options()));
+    h.tick();
+    assert_eq!(
+        h.cmd(&w, Command::Claim { draw: false }).unwrap().key,
+        "aborted"
+    );
+    assert!(h.core.game().is_none(), "no result, nothing rated");
+    assert_eq!(
+        h.count(|e| matches!(e, TableEvent::Aborted { by: None })),
+        1
+    );
+    // Later in the game a claim wins as in any game.
+    let mut h = Harness::new(rated_options());
+    h.start();
+    h.play("e3 a5 b5");
+    h.set_online(&[1]);
+    h.advance(claim_grace(h.core.options()));
+    h.tick();
+    let w = h.white.clone();
+    assert_eq!(
+        h.cmd(&w, Command::Claim { draw: false }).unwrap().key,
+        "claimed"
+    );
+    assert_eq!(h.result().unwrap().winner, Some(Color::White));
+}
