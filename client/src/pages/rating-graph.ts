@@ -42,7 +42,7 @@ export interface GraphModel {
   /** The plot's edges, in pixels of the SVG. */
   plot: { left: number; right: number; top: number; bottom: number };
   lines: GraphLine[];
-  /** Rating ticks, top to bottom is not promised: `y` says where. */
+  /** The rating axis' round values, lowest first, each with the height it is drawn at. */
   yTicks: { y: number; value: number }[];
   /** Moments along the x axis; `anchor` keeps the first and last label inside. */
   xTicks: { x: number; at: number; anchor: "start" | "middle" | "end" }[];
@@ -172,15 +172,17 @@ export function lineStyle(category: string): { color: string; dash: string | nul
   return { color: colors[cls] ?? "#5f6368", dash: variant === "blitz" ? "6 4" : null };
 }
 
+/** How the chart writes moments: a point's (in its title) and the x axis' (`tickFormat`'s options). */
+export interface Formats {
+  point: (ms: number) => string;
+  tick: (ms: number, options: Intl.DateTimeFormatOptions) => string;
+}
+
 /**
- * The chart in a box of its own, drawn at the box's width (and again when it changes);
- * `date` writes a moment of a point's title. Returns the box and the function that
- * stops watching its size.
+ * The chart and its legend in a box of their own, drawn at the box's width (and again
+ * when it changes). Returns the box and the function that stops watching its size.
  */
-export function ratingGraph(
-  history: readonly RatingPointView[],
-  formats: { point: (ms: number) => string; tick: (ms: number, options: Intl.DateTimeFormatOptions) => string },
-): { el: HTMLElement; stop: () => void } {
+export function ratingGraph(history: readonly RatingPointView[], formats: Formats): { el: HTMLElement; stop: () => void } {
   const chart = h("div", { class: "rating-graph", "data-testid": "rating-graph" });
   const legend = h(
     "ul",
@@ -217,10 +219,7 @@ export function ratingGraph(
   return { el, stop: () => observer?.disconnect() };
 }
 
-function drawSvg(
-  m: GraphModel,
-  formats: { point: (ms: number) => string; tick: (ms: number, options: Intl.DateTimeFormatOptions) => string },
-): SVGSVGElement {
+function drawSvg(m: GraphModel, formats: Formats): SVGSVGElement {
   const grid = m.yTicks.map((tick) =>
     svgEl(
       "g",
