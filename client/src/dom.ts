@@ -38,6 +38,22 @@ export function replace(el: Element, ...children: (Child | Child[])[]): void {
   append(el, children);
 }
 
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+/** Creates an SVG element with attributes and children (strings become text nodes). */
+export function svgEl<K extends keyof SVGElementTagNameMap>(
+  tag: K,
+  attrs: Record<string, string | number | null | undefined> = {},
+  ...children: (Child | Child[])[]
+): SVGElementTagNameMap[K] {
+  const el = document.createElementNS(SVG_NS, tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value !== null && value !== undefined) el.setAttribute(key, String(value));
+  }
+  append(el, children);
+  return el;
+}
+
 /** Minutes and seconds (`4:07`), tenths under ten seconds (`0:09.3`). */
 export function formatClock(ms: number): string {
   const clamped = Math.max(0, ms);

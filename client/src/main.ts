@@ -1,6 +1,6 @@
 // The page shell: header (navigation, language, connection state, who you are, the
 // account link) and the router between the lobby, a table, the archive, the replay
-// viewer, the rules and the account page.
+// viewer, the rules, the account page, a player's page and the leaderboards.
 
 import "./style.css";
 import { Connection } from "./connection";
@@ -11,8 +11,12 @@ import { mountLobby } from "./pages/lobby";
 import { mountReplay } from "./pages/replay";
 import { mountRules } from "./pages/rules";
 import { mountAccount } from "./pages/account";
+import { mountLeaderboard } from "./pages/leaderboard";
+import { mountPlayer } from "./pages/player";
 import { guestMark } from "./pages/guest";
+import { isRegistered, playerLink } from "./pages/ratings";
 import { mountTable } from "./pages/table";
+import type { PlayerView } from "./protocol";
 
 const conn = new Connection(lang());
 const app = document.getElementById("app")!;
@@ -41,14 +45,28 @@ function renderHeader(): void {
     nav,
     h("a", { href: "#/" }, t("nav.lobby")),
     h("a", { href: "#/archive" }, t("nav.archive")),
+    h("a", { href: "#/leaderboard", "data-testid": "nav-players" }, t("nav.players")),
     h("a", { href: "#/rules", "data-testid": "nav-rules" }, t("nav.rules")),
   );
   langSelect.setAttribute("aria-label", t("nav.language"));
   status.textContent = t(`conn.${conn.state}`);
   status.dataset.state = conn.state;
-  who.textContent = conn.player ? t("you.are", { name: conn.player.name }) : "";
+  replace(who, conn.player ? whoAmI(conn.player) : null);
   accountLink.textContent = conn.player && !conn.player.guest ? t("nav.account") : t("nav.signIn");
   replace(guestSlot, conn.player?.guest ? guestMark() : null);
+}
+
+/**
+ * "You are {name}", the words apart from the name so that a phone shows the name alone;
+ * an account's name links to its page.
+ */
+function whoAmI(me: PlayerView): (HTMLElement | null)[] {
+  const [before, after] = t("you.are", { name: "\u0000" }).split("\u0000");
+  return [
+    before ? h("span", { class: "who-words" }, before) : null,
+    isRegistered(me) ? playerLink(me.name, { "data-testid": "my-page" }) : h("span", {}, me.name),
+    after ? h("span", { class: "who-words" }, after) : null,
+  ];
 }
 
 conn.onState(() => renderHeader());
@@ -75,6 +93,10 @@ function route(): void {
     unmount = mountAccount(main, () => conn.reconnect());
   } else if (parts[0] === "rules") {
     unmount = mountRules(main);
+  } else if (parts[0] === "@" && parts[1]) {
+    unmount = mountPlayer(main, conn, decodeURIComponent(parts[1]));
+  } else if (parts[0] === "leaderboard") {
+    unmount = mountLeaderboard(main);
   } else if (parts[0] === "replay" && parts[1]) {
     unmount = mountReplay(main, decodeURIComponent(parts[1]));
   } else {

@@ -7,6 +7,7 @@ import "./archive.css";
 import { h, replace } from "../dom";
 import { engineName, lang, t, tn } from "../i18n";
 import { guestMark } from "./guest";
+import { nameOrLink } from "./ratings";
 import { en } from "../i18n/en";
 import type { ArchiveEntry, ArchivePage, ResultView, TableOptions } from "../protocol";
 
@@ -102,11 +103,12 @@ export function resultSentence(result: ResultView, names: { white: string; black
 }
 
 /**
- * The options of an archived game in words: `Blitz · 5 min + 3 s · 50 turns`.
- * Every archived game was logged, so that option is left out.
+ * The options of an archived game in words: `Blitz · 5 min + 3 s · 50 turns`, `Rated ·
+ * Standard · 3 min + 0 s`. Every archived game was logged, so that option is left out.
  */
 export function optionsSummary(o: TableOptions): string {
-  const parts = [t(`variant.${o.variant}`)];
+  const parts = o.rated ? [t("rating.rated")] : [];
+  parts.push(t(`variant.${o.variant}`));
   parts.push(o.time ? t("opt.time", { minutes: o.time.minutes, increment: o.time.increment }) : t("opt.untimed"));
   if (o.handicap) parts.push(t("opt.handicap", { white: o.handicap.white, black: o.handicap.black }));
   if (o.turn_limit) parts.push(t("opt.turns", { turns: o.turn_limit }));
@@ -219,15 +221,6 @@ export function mountArchive(root: HTMLElement): () => void {
     if (offsets.older !== null) go({ ...query, offset: offsets.older });
   });
 
-  // A click anywhere on a row opens its game, as its link does (the link itself
-  // keeps middle-click and "open in new tab").
-  on(results, "click", (ev) => {
-    const target = ev.target as Element;
-    if (target.closest("a")) return;
-    const row = target.closest<HTMLElement>("tr[data-game-id]");
-    if (row) location.hash = `#/replay/${row.dataset.gameId}`;
-  });
-
   /**
    * Shows a new search. The address is updated without a `hashchange` (which would
    * make the shell mount the page afresh); Back still returns to the earlier search,
@@ -285,52 +278,7 @@ export function mountArchive(root: HTMLElement): () => void {
       replace(results, h("p", { class: "archive-empty", "data-testid": "archive-empty" }, t("archive.empty")));
       return;
     }
-    replace(
-      results,
-      h(
-        "table",
-        { class: "archive-table" },
-        h(
-          "thead",
-          {},
-          h(
-            "tr",
-            {},
-            h("th", { scope: "col" }, t("archive.date")),
-            h("th", { scope: "col" }, t("archive.players")),
-            h("th", { scope: "col" }, t("archive.variant")),
-            h("th", { scope: "col" }, t("archive.result")),
-            h("th", { scope: "col", class: "num" }, t("archive.moves")),
-          ),
-        ),
-        h("tbody", {}, page.games.map(row)),
-      ),
-    );
-  }
-
-  /** One game; names are text nodes, never markup. */
-  function row(g: ArchiveEntry): HTMLTableRowElement {
-    const href = `#/replay/${g.id}`;
-    const winner = g.result.winner;
-    return h(
-      "tr",
-      { "data-testid": "archive-row", "data-game-id": g.id },
-      h("td", { "data-label": t("archive.date") }, h("time", { datetime: new Date(g.started_at).toISOString() }, formatDate(g.started_at))),
-      h(
-        "td",
-        { "data-label": t("archive.players"), class: "archive-players" },
-        h(
-          "a",
-          { href },
-          h("span", { class: winner === "white" ? "winner" : null, title: t("color.white") }, playerName(g.white, g.white_bot), g.white_guest ? guestMark() : null),
-          " – ",
-          h("span", { class: winner === "black" ? "winner" : null, title: t("color.black") }, playerName(g.black, g.black_bot), g.black_guest ? guestMark() : null),
-        ),
-      ),
-      h("td", { "data-label": t("archive.variant") }, optionsSummary(g.options)),
-      h("td", { "data-label": t("archive.result") }, resultSummary(g.result)),
-      h("td", { "data-label": t("archive.moves"), class: "num" }, g.actions),
-    );
+    replace(results, archiveTable(page.games));
   }
 
   void load();
@@ -340,4 +288,69 @@ export function mountArchive(root: HTMLElement): () => void {
     request?.abort();
     request = null;
   };
+}
+
+/**
+ * Games as the archive lists them (also the recent games of a player's page): date,
+ * players, options, result, actions. A click anywhere on a row opens its game, as the
+ * date's link does (the link keeps middle-click and "open in new tab"); a registered
+ * player's name links to their page.
+ */
+export function archiveTable(games: readonly ArchiveEntry[]): HTMLTableElement {
+  const table = h(
+    "table",
+    { class: "archive-table" },
+    h(
+      "thead",
+      {},
+      h(
+        "tr",
+        {},
+        h("th", { scope: "col" }, t("archive.date")),
+        h("th", { scope: "col" }, t("archive.players")),
+        h("th", { scope: "col" }, t("archive.variant")),
+        h("th", { scope: "col" }, t("archive.result")),
+        h("th", { scope: "col", class: "num" }, t("archive.moves")),
+      ),
+    ),
+    h("tbody", {}, games.map(archiveRow)),
+  );
+  table.addEventListener("click", (ev) => {
+    const target = ev.target as Element;
+    if (target.closest("a")) return;
+    const row = target.closest<HTMLElement>("tr[data-game-id]");
+    if (row) location.hash = `#/replay/${row.dataset.gameId}`;
+  });
+  return table;
+}
+
+/** One game; names are text nodes, never markup. */
+function archiveRow(g: ArchiveEntry): HTMLTableRowElement {
+  const winner = g.result.winner;
+  const player = (name: string, bot: number | undefined, guest: boolean | undefined, color: "white" | "black") =>
+    h(
+      "span",
+      { class: winner === color ? "winner" : null, title: t(`color.${color}`) },
+      nameOrLink(name, { bot, guest }, playerName(name, bot)),
+      guest ? guestMark() : null,
+    );
+  return h(
+    "tr",
+    { "data-testid": "archive-row", "data-game-id": g.id },
+    h(
+      "td",
+      { "data-label": t("archive.date") },
+      h("a", { href: `#/replay/${g.id}`, class: "game-link" }, h("time", { datetime: new Date(g.started_at).toISOString() }, formatDate(g.started_at))),
+    ),
+    h(
+      "td",
+      { "data-label": t("archive.players"), class: "archive-players" },
+      player(g.white, g.white_bot, g.white_guest, "white"),
+      " – ",
+      player(g.black, g.black_bot, g.black_guest, "black"),
+    ),
+    h("td", { "data-label": t("archive.variant") }, optionsSummary(g.options)),
+    h("td", { "data-label": t("archive.result") }, resultSummary(g.result)),
+    h("td", { "data-label": t("archive.moves"), class: "num" }, g.actions),
+  );
 }

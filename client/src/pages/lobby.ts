@@ -1,6 +1,7 @@
 // The lobby: the tables in sections (open to sit down, games to watch, finished ones
-// apart and folded), who is online, creating a table and playing the engine with a
-// colour of one's choice.
+// apart and folded, each rated or casual), who is online (the registered players by
+// name, linked to their pages), creating a table (rated or casual) and playing the
+// engine with a colour of one's choice.
 
 import "./lobby.css";
 import type { Connection, Refused } from "../connection";
@@ -11,10 +12,13 @@ import { resultSummary } from "./archive";
 import { sections, pickColor, type TableState } from "./lobby-sections";
 import { guestMark } from "./guest";
 import { describeOptions } from "./options";
+import { nameOrLink, playerLink, ratedMark } from "./ratings";
 
 
 /** How often the lobby asks `/api/stats` while it is shown. */
 export const STATS_INTERVAL_MS = 10_000;
+/** The registered players online named in the lobby; more are counted (`+12`). */
+export const ACCOUNTS_SHOWN = 20;
 
 export function mountLobby(root: HTMLElement, conn: Connection): () => void {
   const tables = new Map<string, TableSummary>();
@@ -27,9 +31,20 @@ export function mountLobby(root: HTMLElement, conn: Connection): () => void {
       const response = await fetch("/api/stats", { signal: life.signal });
       if (!response.ok) return;
       const s = (await response.json()) as Stats;
+      const names = s.accounts_online.slice(0, ACCOUNTS_SHOWN);
+      const more = s.accounts_online.length - names.length;
       replace(
         stats,
         h("span", { "data-testid": "players-online" }, tn("lobby.players", s.players_online)),
+        names.length > 0
+          ? h(
+              "span",
+              { class: "accounts-online", "data-testid": "accounts-online" },
+              ": ",
+              names.flatMap((name, i) => [i > 0 ? ", " : null, playerLink(name)]),
+              more > 0 ? ` +${more}` : null,
+            )
+          : null,
         " · ",
         h("span", { "data-testid": "games-running" }, tn("lobby.running", s.games)),
       );
@@ -61,7 +76,7 @@ export function mountLobby(root: HTMLElement, conn: Connection): () => void {
     return h(
       "span",
       { class: p.online ? "lobby-seat" : "lobby-seat away", title: p.online ? null : t("table.offline") },
-      p.name,
+      nameOrLink(p.name, p),
       p.guest ? guestMark() : null,
     );
   }
@@ -102,7 +117,7 @@ export function mountLobby(root: HTMLElement, conn: Connection): () => void {
       "div",
       { class: `lobby-row ${state}`, "data-testid": "table-row", "data-table": s.id, "data-state": state },
       players(s),
-      h("span", { class: "lobby-opts" }, describeOptions(s.options)),
+      h("span", { class: "lobby-opts" }, ratedMark(s.options), " ", describeOptions(s.options)),
       h(
         "span",
         { class: "lobby-state" },
@@ -142,7 +157,9 @@ export function mountLobby(root: HTMLElement, conn: Connection): () => void {
   }
 
   // ---- New table and the engine ----
-  const form = optionsForm();
+  // Until the server says who this is, the form takes them for a guest (no rated game).
+  const form = optionsForm(undefined, conn.player?.guest ?? true);
+  const stopPlayer = conn.onPlayer((p) => form.setGuest(!!p.guest));
   const message = h("p", { class: "message", role: "alert" });
   const create = h("button", { type: "submit", class: "primary", "data-testid": "create-table" }, t("lobby.create"));
   const level = h("select", { "data-testid": "engine-level", "aria-label": t("lobby.level") }) as HTMLSelectElement;
@@ -160,8 +177,9 @@ export function mountLobby(root: HTMLElement, conn: Connection): () => void {
     e.preventDefault();
     void open(form.read(), null);
   });
+  // The engine plays no rated game: against it, the table is casual whatever the box says.
   playEngine.addEventListener("click", () =>
-    void open(form.read(), {
+    void open({ ...form.read(), rated: undefined }, {
       level: Number(level.value),
       color: pickColor(color.value as "white" | "black" | "random"),
     }),
@@ -258,6 +276,7 @@ export function mountLobby(root: HTMLElement, conn: Connection): () => void {
   form.el.append(h("div", { class: "actions" }, create));
   return () => {
     stop();
+    stopPlayer();
     life.abort();
     window.clearInterval(poll);
   };
@@ -293,8 +312,20 @@ function unit(input: HTMLInputElement, words: string): HTMLElement {
   return h("span", { class: "opt-unit" }, input, " ", words);
 }
 
-/** The table options form (also used at the table between games). */
-export function optionsForm(initial?: TableOptions): { el: HTMLFormElement; read: () => TableOptions } {
+/** The table options form, its values, and the switch for a guest (who plays no rated game). */
+export interface OptionsForm {
+  el: HTMLFormElement;
+  read: () => TableOptions;
+  /** A guest may not choose a rated game: the box is disabled, with the reason. */
+  setGuest: (guest: boolean) => void;
+}
+
+/**
+ * The table options form (also used at the table between games). A rated game needs a
+ * registered player and a clock; choosing it archives the game and clears a handicap and
+ * a turn limit (the server's rules, docs/protocol.md "Rated games").
+ */
+export function optionsForm(initial?: TableOptions, guest = true): OptionsForm {
   const o: TableOptions = initial ?? { variant: "standard", log: true, time: { minutes: 10, increment: 5 } };
   const variant = h("select", { name: "variant", "data-testid": "opt-variant" }) as HTMLSelectElement;
   for (const v of ["standard", "blitz"] as const) variant.append(h("option", { value: v }, t(`variant.${v}`)));
@@ -303,6 +334,9 @@ export function optionsForm(initial?: TableOptions): { el: HTMLFormElement; read
   timed.checked = !!o.time;
   const minutes = h("input", { type: "number", min: 1, max: 180, value: o.time?.minutes ?? 10, name: "minutes", "data-testid": "opt-minutes", "aria-label": t("lobby.minutes") }) as HTMLInputElement;
   const increment = h("input", { type: "number", min: 0, max: 60, value: o.time?.increment ?? 0, name: "increment", "data-testid": "opt-increment", "aria-label": t("lobby.increment") }) as HTMLInputElement;
+  const rated = h("input", { type: "checkbox", name: "rated", "data-testid": "opt-rated" }) as HTMLInputElement;
+  rated.checked = !!o.rated;
+  const ratedHint = h("span", { class: "rated-hint", "data-testid": "rated-hint" });
   const log = h("input", { type: "checkbox", name: "log", "data-testid": "opt-log" }) as HTMLInputElement;
   log.checked = o.log;
   const handicapOn = h("input", { type: "checkbox", name: "handicap", "data-testid": "opt-handicap" }) as HTMLInputElement;
@@ -317,17 +351,49 @@ export function optionsForm(initial?: TableOptions): { el: HTMLFormElement; read
     h("label", {}, t("lobby.variant"), " ", variant),
     // Each number stays on one line with its unit ("+ Sek." must not break after the "+").
     h("label", {}, timed, " ", t("lobby.time"), " ", unit(minutes, t("lobby.minutes")), " ", unit(increment, t("lobby.increment"))),
+    h("div", { class: "opt-rated" }, h("label", {}, rated, " ", t("rating.option")), ratedHint),
     h("label", {}, log, " ", t("lobby.log")),
     h("label", {}, handicapOn, " ", t("lobby.handicap"), " ", h("span", { class: "opt-unit" }, hw, " – ", hb)),
     h("label", {}, t("lobby.turnLimit"), " ", turns),
   ) as HTMLFormElement;
+
+  let isGuest = guest;
+  /** What a rated game allows: the box itself, the archive, a handicap, a turn limit. */
+  const sync = (): void => {
+    const blocked = isGuest ? "rating.guestOnly" : !timed.checked ? "rating.needsClock" : null;
+    rated.disabled = blocked !== null;
+    if (blocked) rated.checked = false;
+    const on = rated.checked;
+    if (on) {
+      log.checked = true;
+      handicapOn.checked = false;
+      turns.value = "";
+    }
+    log.disabled = handicapOn.disabled = hw.disabled = hb.disabled = turns.disabled = on;
+    ratedHint.textContent = t(blocked ?? "rating.explain");
+    ratedHint.classList.toggle("blocked", blocked !== null);
+  };
+  // The hint is the checkbox's description, for screen readers too.
+  ratedHint.id = `rated-hint-${++formCount}`;
+  rated.setAttribute("aria-describedby", ratedHint.id);
+  timed.addEventListener("change", sync);
+  rated.addEventListener("change", sync);
+  sync();
 
   const read = (): TableOptions => {
     const options: TableOptions = { variant: variant.value as TableOptions["variant"], log: log.checked };
     if (timed.checked) options.time = { minutes: Number(minutes.value) || 10, increment: Number(increment.value) || 0 };
     if (handicapOn.checked) options.handicap = { white: Number(hw.value) || 3, black: Number(hb.value) || 3 };
     if (turns.value.trim() !== "") options.turn_limit = Number(turns.value);
+    if (rated.checked) options.rated = true;
     return options;
   };
-  return { el, read };
+  const setGuest = (next: boolean): void => {
+    isGuest = next;
+    sync();
+  };
+  return { el, read, setGuest };
 }
+
+/** Numbers the options forms on the page, for the ids that tie a hint to its box. */
+let formCount = 0;

@@ -12,6 +12,7 @@ import { t } from "../i18n";
 import type { ArchivedAction, ArchivedGame, Frame, Pair, SeatColor, TableOptions } from "../protocol";
 import { errorText, formatDate, optionsSummary, playerName, resultSentence } from "./archive";
 import { guestMark } from "./guest";
+import { nameOrLink } from "./ratings";
 import { fitToScreen, removedSlots, renderTurns, scrollListTo, svgIcon } from "./gamepage";
 
 /** Milliseconds between actions while playing automatically. */
@@ -207,11 +208,11 @@ export function mountReplay(root: HTMLElement, id: string): () => void {
         "p",
         { class: "replay-players" },
         h("span", { class: "swatch white", title: t("color.white") }),
-        h("span", { "data-testid": "replay-white" }, names.white),
+        h("span", { "data-testid": "replay-white" }, nameOrLink(game.white, { bot: game.white_bot, guest: game.white_guest }, names.white)),
         game.white_guest ? guestMark() : null,
         " – ",
         h("span", { class: "swatch black", title: t("color.black") }),
-        h("span", { "data-testid": "replay-black" }, names.black),
+        h("span", { "data-testid": "replay-black" }, nameOrLink(game.black, { bot: game.black_bot, guest: game.black_guest }, names.black)),
         game.black_guest ? guestMark() : null,
       ),
       h(

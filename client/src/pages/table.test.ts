@@ -9,7 +9,7 @@ vi.mock("../i18n", () => ({
 vi.mock("../board/view", () => ({ BoardView: class {} }));
 
 import type { GameView, ServerMessage, TableView } from "../protocol";
-import { TAKEBACK_LIMIT, applyEvent, describeEvent, gameButtons, promptKey, replyIsLogged, tabTitle } from "./table";
+import { TAKEBACK_LIMIT, applyEvent, describeEvent, gameButtons, optionChanges, promptKey, replyIsLogged, tabTitle } from "./table";
 
 type EventMessage = Extract<ServerMessage, { type: "event" }>;
 
@@ -152,5 +152,46 @@ describe("the game page's words", () => {
     expect(gameButtons(game({ draw_offer: "black" }), "white")).toMatchObject({ draw: false, takeback: false, answer: "draw", waiting: null });
     expect(gameButtons(game({ draw_offer: "white" }), "white")).toMatchObject({ draw: false, takeback: false, answer: null, waiting: "draw" });
     expect(gameButtons(game({ takeback_request: "white" }), "white")).toMatchObject({ waiting: "takeback", draw: false });
+  });
+});
+
+describe("optionChanges", () => {
+  const casual = { variant: "standard" as const, log: true, time: { minutes: 3, increment: 0 } };
+
+  it("changes nothing for the same options", () => {
+    expect(optionChanges(casual, { ...casual })).toEqual([]);
+  });
+
+  it("makes a game rated last, after what a rated game needs", () => {
+    const old = { ...casual, log: false, turn_limit: 40, handicap: { white: 2, black: 3 } };
+    expect(optionChanges(old, { ...casual, rated: true })).toEqual([
+      { option: "variant", variant: "standard" }, // the same variant clears the handicap
+      { option: "turns", limit: undefined },
+      { option: "log", on: true },
+      { option: "rated", on: true },
+    ]);
+  });
+
+  it("makes a game casual first, before what a rated game forbids", () => {
+    expect(optionChanges({ ...casual, rated: true }, { ...casual, time: undefined, turn_limit: 20 })).toEqual([
+      { option: "rated", on: false },
+      { option: "time", time: undefined },
+      { option: "turns", limit: 20 },
+    ]);
+  });
+
+  it("sets a handicap after the variant, which would clear it", () => {
+    expect(optionChanges(casual, { ...casual, variant: "blitz", handicap: { white: 1, black: 2 } })).toEqual([
+      { option: "variant", variant: "blitz" },
+      { option: "handicap", white: 1, black: 2 },
+    ]);
+  });
+});
+
+describe("the options event", () => {
+  it("says whether the game is rated", () => {
+    const names = () => "x";
+    expect(describeEvent({ kind: "options", by: "Ann", options: { variant: "standard", log: true, rated: true } }, names)).toContain("rating.rated");
+    expect(describeEvent({ kind: "options", by: "Ann", options: { variant: "standard", log: true } }, names)).toContain("rating.casual");
   });
 });

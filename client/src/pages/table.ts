@@ -1,5 +1,6 @@
-// A table: the board, the seats with their clocks, every table command as a button,
-// the move list, the chat (where slash commands work) and the spectators.
+// A table: the board, the seats with their clocks (and, after a rated game, the rating
+// changes), every table command as a button, the move list, the chat (where slash
+// commands work) and the spectators.
 
 import { trustedHistory, type History } from "../board/history";
 import { marksOf, type Marks } from "../board/marks";
@@ -25,6 +26,7 @@ import { guestMark } from "./guest";
 import { inviteBox } from "./invite";
 import { optionsForm } from "./lobby";
 import { describeOptions } from "./options";
+import { nameOrLink, ratedMark, ratingChangeEl } from "./ratings";
 import { play, setSoundOn, soundOn, unlockSound } from "./sound";
 
 const COLORS: SeatColor[] = ["white", "black"];
@@ -158,7 +160,10 @@ export function describeEvent(event: TableEvent, nameOf: (c: SeatColor) => strin
     case "presence":
       return t(event.online ? "event.online" : "event.offline", { player: nameOf(event.color) });
     case "options":
-      return t("event.options", { player: event.by, options: describeOptions(event.options) });
+      return t("event.options", {
+        player: event.by,
+        options: `${t(event.options.rated ? "rating.rated" : "rating.casual")} · ${describeOptions(event.options)}`,
+      });
     case "started":
       return t("event.started");
     case "took_back":
@@ -180,6 +185,28 @@ export function describeEvent(event: TableEvent, nameOf: (c: SeatColor) => strin
     default:
       return null;
   }
+}
+
+/**
+ * The `/option` changes that turn the options `old` into `next`, in an order the server
+ * accepts: a rated game made casual first and made rated last (it needs the archive and
+ * no handicap or turn limit before); the variant before a handicap (it clears one, so
+ * choosing the same variant again is how a handicap is taken away).
+ */
+export function optionChanges(old: TableOptions, next: TableOptions): OptionChange[] {
+  const changes: OptionChange[] = [];
+  if (old.rated && !next.rated) changes.push({ option: "rated", on: false });
+  const clearHandicap = !!old.handicap && !next.handicap;
+  if (next.variant !== old.variant || clearHandicap) changes.push({ option: "variant", variant: next.variant });
+  const handicapChanged = JSON.stringify(next.handicap ?? null) !== JSON.stringify(old.handicap ?? null);
+  if (next.handicap && (handicapChanged || next.variant !== old.variant)) {
+    changes.push({ option: "handicap", white: next.handicap.white, black: next.handicap.black });
+  }
+  if (JSON.stringify(next.time ?? null) !== JSON.stringify(old.time ?? null)) changes.push({ option: "time", time: next.time });
+  if ((next.turn_limit ?? null) !== (old.turn_limit ?? null)) changes.push({ option: "turns", limit: next.turn_limit });
+  if (next.log !== old.log) changes.push({ option: "log", on: next.log });
+  if (!old.rated && next.rated) changes.push({ option: "rated", on: true });
+  return changes;
 }
 
 export function mountTable(root: HTMLElement, conn: Connection, id: string): () => void {
@@ -530,7 +557,7 @@ export function mountTable(root: HTMLElement, conn: Connection, id: string): () 
       mySeat(),
       running(),
       online(),
-      game ? [game.removed, game.targets, game.to_move, !!game.clocks, game.paused, game.id] : null,
+      game ? [game.removed, game.targets, game.to_move, !!game.clocks, game.paused, game.id, game.result?.ratings ?? null] : null,
     ]);
     if (key === barsDrawn) {
       renderClocks();
@@ -548,13 +575,19 @@ export function mountTable(root: HTMLElement, conn: Connection, id: string): () 
       const think = thinking ? h("span", { class: "thinking", "data-testid": `thinking-${c}`, role: "status" }) : null;
       if (think) thinkingEls.set(c, think);
       bars[c].classList.toggle("to-move", toMove);
+      const name = p ? nameOrLink(p.name, p, nameOf(c)) : t("seat.free");
+      // A player in a game opens a page of names in another tab: the game stays on screen.
+      if (name instanceof HTMLAnchorElement && seat && running()) name.target = "_blank";
+      // After a rated game, the rating change: a second line of the bar, under the name.
+      const diff = game?.result?.ratings?.[c];
+      bars[c].classList.toggle("rated-result", !!diff);
       replace(
         bars[c],
         h("span", { class: `swatch ${c}`, "aria-hidden": "true" }),
         h(
           "span",
           { class: "bar-who" },
-          h("span", { class: "seat-name", "data-testid": `seat-${c}-name` }, p ? nameOf(c) : t("seat.free")),
+          h("span", { class: "seat-name", "data-testid": `seat-${c}-name` }, name),
           p?.guest ? guestMark() : null,
           p && !p.bot && !p.online ? h("span", { class: "offline" }, ` (${t("table.offline")})`) : null,
           think ? h("span", { class: "thinking-dots", "aria-hidden": "true" }, h("i"), h("i"), h("i")) : null,
@@ -565,6 +598,7 @@ export function mountTable(root: HTMLElement, conn: Connection, id: string): () 
           ? h("button", { type: "button", "data-testid": `join-${c}`, disabled: !online(), onclick: () => void command({ command: "join", color: c }) }, t("table.join"))
           : null,
         clocks ? clockEl(c, clocks) : null,
+        diff ? ratingChangeEl(diff, `rating-${c}`) : null,
       );
     }
     renderClocks();
@@ -610,7 +644,7 @@ export function mountTable(root: HTMLElement, conn: Connection, id: string): () 
       gameButtons(game, seat, seat ? hasActed(seat) : true),
       seat ? nameOf(other) : null,
     ]);
-    const optionsKey = JSON.stringify([seat && !running(), view.options]);
+    const optionsKey = JSON.stringify([seat && !running(), view.options, me()?.guest ?? true]);
     if (controlsKey !== controlsDrawn) {
       controlsDrawn = controlsKey;
       drawControls();
@@ -698,7 +732,7 @@ export function mountTable(root: HTMLElement, conn: Connection, id: string): () 
     if (!view) return;
     if (mySeat() && !running()) {
       const wasOpen = optionsBox.querySelector("details")?.open ?? false;
-      const form = optionsForm(view.options);
+      const form = optionsForm(view.options, me()?.guest ?? true);
       const apply = h("button", { type: "submit", "data-testid": "apply-options" }, t("table.apply"));
       form.el.append(apply);
       form.el.addEventListener("submit", (e) => {
@@ -711,18 +745,9 @@ export function mountTable(root: HTMLElement, conn: Connection, id: string): () 
     }
   }
 
-  /** Sends one `/option` per changed setting (the variant first: it clears a handicap). */
+  /** Sends one `/option` per changed setting (`optionChanges`), stopping at a refusal. */
   async function applyOptions(old: TableOptions, next: TableOptions): Promise<void> {
-    const changes: OptionChange[] = [];
-    if (next.variant !== old.variant) changes.push({ option: "variant", variant: next.variant });
-    const h1 = JSON.stringify(next.handicap ?? null);
-    if (h1 !== JSON.stringify(old.handicap ?? null) || (next.variant !== old.variant && next.handicap)) {
-      if (next.handicap) changes.push({ option: "handicap", white: next.handicap.white, black: next.handicap.black });
-    }
-    if (JSON.stringify(next.time ?? null) !== JSON.stringify(old.time ?? null)) changes.push({ option: "time", time: next.time });
-    if ((next.turn_limit ?? null) !== (old.turn_limit ?? null)) changes.push({ option: "turns", limit: next.turn_limit });
-    if (next.log !== old.log) changes.push({ option: "log", on: next.log });
-    for (const change of changes) {
+    for (const change of optionChanges(old, next)) {
       if (!(await command({ command: "option", change }))) break;
     }
   }
@@ -799,9 +824,17 @@ export function mountTable(root: HTMLElement, conn: Connection, id: string): () 
       const r = game.result;
       const reason = t(`reason.${r.termination}` as Key);
       const text = r.winner ? t("result.win", { player: nameOf(r.winner), reason }) : t("result.draw", { reason });
+      const ratings = r.ratings;
       replace(
         resultBox,
         h("strong", {}, `${r.score} — ${text}`),
+        ratings
+          ? h(
+              "div",
+              { class: "result-ratings", "data-testid": "result-ratings", title: t("rating.changes") },
+              COLORS.map((c) => h("p", {}, h("span", { class: "who" }, nameOf(c)), " ", ratingChangeEl(ratings[c], `result-rating-${c}`))),
+            )
+          : null,
         view.options.log ? h("a", { href: `#/replay/${game.id}`, "data-testid": "replay-link" }, t("table.replay")) : null,
       );
     } else {
@@ -832,7 +865,7 @@ export function mountTable(root: HTMLElement, conn: Connection, id: string): () 
 
   function renderAll(): void {
     if (!view) return;
-    optionsLine.textContent = describeOptions(view.options);
+    replace(optionsLine, ratedMark(view.options), " ", describeOptions(view.options));
     // The server names the spectators once a second at most: a player who just sat
     // down may still be among them for that moment, and is left out here.
     const seated = new Set(COLORS.map((c) => view!.seats[c]?.name));
