@@ -204,7 +204,7 @@ export class Connection {
   /** Watches the lobby until the returned function is called. */
   watchLobby(listener: (msg: ServerMessage) => void): () => void {
     this.lobbyListener = listener;
-    if (this.lobbyTables) listener({ type: "lobby", tables: [...this.lobbyTables.values()] });
+    if (this.lobbyTables) listener({ type: "lobby", tables: [...this.lobbyTables.values()], seeks: [] });
     else this.send({ type: "lobby" });
     return () => {
       if (this.lobbyListener === listener) this.lobbyListener = null;
