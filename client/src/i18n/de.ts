@@ -316,4 +316,6 @@ export const de: Record<Key, string> = {
   "leaderboard.error": "Die Bestenliste konnte nicht geladen werden: {error}",
   "leaderboard.find": "Spieler finden",
   "leaderboard.go": "Zeigen",
+  // ---- engine levels ----
+  "engine.estimate": "Die geschätzte Wertung jeder Stufe, aus Partien der Stufen gegeneinander (keine echte Wertung: die Engine wird nie gewertet)",
 };

@@ -314,6 +314,8 @@ export const en = {
   "leaderboard.error": "The leaderboard could not be loaded: {error}",
   "leaderboard.find": "Find a player",
   "leaderboard.go": "Show",
+  // ---- engine levels ----
+  "engine.estimate": "The estimated rating of each level, from games between the levels (not a rating: the engine is never rated)",
 } as const;
 
 export type Key = keyof typeof en;

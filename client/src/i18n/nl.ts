@@ -316,4 +316,6 @@ export const nl: Record<Key, string> = {
   "leaderboard.error": "De ranglijst kon niet worden geladen: {error}",
   "leaderboard.find": "Zoek een speler",
   "leaderboard.go": "Toon",
+  // ---- engine levels ----
+  "engine.estimate": "De geschatte rating van elk niveau, uit partijen tussen de niveaus (geen echte rating: de engine krijgt er nooit een)",
 };

@@ -316,4 +316,6 @@ export const pl: Record<Key, string> = {
   "leaderboard.error": "Nie udało się wczytać rankingu: {error}",
   "leaderboard.find": "Znajdź gracza",
   "leaderboard.go": "Pokaż",
+  // ---- engine levels ----
+  "engine.estimate": "Szacowany ranking każdego poziomu, z partii między poziomami (nie prawdziwy ranking: silnik nigdy go nie ma)",
 };

@@ -13,6 +13,7 @@ import { sections, pickColor, type TableState } from "./lobby-sections";
 import { guestMark } from "./guest";
 import { describeOptions } from "./options";
 import { nameOrLink, playerLink, ratedMark } from "./ratings";
+import { fillLevels } from "./engine-levels";
 
 
 /** How often the lobby asks `/api/stats` while it is shown. */
@@ -163,8 +164,7 @@ export function mountLobby(root: HTMLElement, conn: Connection): () => void {
   const message = h("p", { class: "message", role: "alert" });
   const create = h("button", { type: "submit", class: "primary", "data-testid": "create-table" }, t("lobby.create"));
   const level = h("select", { "data-testid": "engine-level", "aria-label": t("lobby.level") }) as HTMLSelectElement;
-  for (let l = 1; l <= 10; l++) level.append(h("option", { value: l }, `${t("lobby.level")} ${l}`));
-  level.value = "3";
+  fillLevels(level, 3);
   const color = h("select", { "data-testid": "engine-color", "aria-label": t("lobby.playAs") }) as HTMLSelectElement;
   color.append(
     h("option", { value: "white" }, t("color.white")),

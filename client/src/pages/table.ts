@@ -24,6 +24,7 @@ import type {
 import { fitToScreen, icon, keyTakenBy, removedSlots, renderTurns, scrollListTo } from "./gamepage";
 import { guestMark } from "./guest";
 import { inviteBox } from "./invite";
+import { fillLevels } from "./engine-levels";
 import { optionsForm } from "./lobby";
 import { describeOptions } from "./options";
 import { nameOrLink, ratedMark, ratingChangeEl } from "./ratings";
@@ -667,8 +668,7 @@ export function mountTable(root: HTMLElement, conn: Connection, id: string): () 
       if (view.seats.white && view.seats.black) button(t(game ? "game.rematch" : "game.startGame"), "start", () => void command({ command: "start" }), undefined, "primary");
       if (!view.seats[seat === "white" ? "black" : "white"]) {
         const level = h("select", { "data-testid": "bot-level", "aria-label": t("lobby.level") }) as HTMLSelectElement;
-        for (let l = 1; l <= 10; l++) level.append(h("option", { value: l }, `${t("lobby.level")} ${l}`));
-        level.value = "3";
+        fillLevels(level, 3);
         buttons.push(level);
         button(t("game.seatEngine", { level: level.value }), "bot", () => void command({ command: "bot", level: Number(level.value) }));
         const engine = buttons[buttons.length - 1];
