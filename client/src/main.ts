@@ -13,8 +13,13 @@ import { mountRules } from "./pages/rules";
 import { mountAccount } from "./pages/account";
 import { guestMark } from "./pages/guest";
 import { mountTable } from "./pages/table";
+// ---- quick pairing and challenges ----
+import { mountChallengeLink } from "./pages/challenge-link";
+import { mountChallengeNotices } from "./pages/challenges";
 
 const conn = new Connection(lang());
+// Challenges to and from the player on every page; `paired` goes to the new table.
+mountChallengeNotices(conn);
 const app = document.getElementById("app")!;
 
 const nav = h("nav", { class: "nav" });
@@ -75,6 +80,8 @@ function route(): void {
     unmount = mountAccount(main, () => conn.reconnect());
   } else if (parts[0] === "rules") {
     unmount = mountRules(main);
+  } else if (parts[0] === "challenge" && parts[1]) {
+    unmount = mountChallengeLink(main, conn, decodeURIComponent(parts[1]));
   } else if (parts[0] === "replay" && parts[1]) {
     unmount = mountReplay(main, decodeURIComponent(parts[1]));
   } else {
