@@ -11,6 +11,7 @@ import { resultSummary } from "./archive";
 import { sections, pickColor, type TableState } from "./lobby-sections";
 import { guestMark } from "./guest";
 import { describeOptions } from "./options";
+import { quickPairing } from "./quick";
 
 
 /** How often the lobby asks `/api/stats` while it is shown. */
@@ -192,6 +193,9 @@ export function mountLobby(root: HTMLElement, conn: Connection): () => void {
     }
   }
 
+  // Quick pairing and the seeks, at the top (pages/quick.ts).
+  const quick = quickPairing(conn);
+
   const stop = conn.watchLobby((msg) => {
     if (msg.type === "lobby") {
       tables.clear();
@@ -216,6 +220,7 @@ export function mountLobby(root: HTMLElement, conn: Connection): () => void {
         stats,
         h("p", { class: "lobby-rules" }, `${t("lobby.newHere")} `, h("a", { href: "#/rules", "data-testid": "lobby-rules" }, t("lobby.readRules"))),
       ),
+      quick.el,
       h(
         "div",
         { class: "lobby-grid" },
@@ -258,6 +263,7 @@ export function mountLobby(root: HTMLElement, conn: Connection): () => void {
   form.el.append(h("div", { class: "actions" }, create));
   return () => {
     stop();
+    quick.destroy();
     life.abort();
     window.clearInterval(poll);
   };
