@@ -5,10 +5,12 @@ import { t } from "./i18n";
 import type {
   PlayerView,
   Request,
+  SeekView,
   ServerMessage,
   TableSummary,
   TableView,
 } from "./protocol";
+import { updateSeeks } from "./pages/meet";
 
 export type ConnectionState = "connecting" | "open" | "offline";
 
@@ -31,6 +33,12 @@ export interface Answer {
 
 /** Receives the messages of one table: its snapshot, then its events. */
 export type TableListener = (msg: ServerMessage) => void;
+
+/** The messages about meeting people: the lobby's seeks, challenges and pairings. */
+export type MeetMessage = Extract<
+  ServerMessage,
+  { type: "lobby" | "lobby_seek" | "lobby_seek_removed" | "challenge" | "challenge_gone" | "paired" }
+>;
 
 interface Pending {
   resolve: (answer: Answer) => void;
@@ -64,6 +72,12 @@ export class Connection {
    * the server refuses within two seconds of the last time (`rate_limited`).
    */
   private lobbyTables: Map<string, TableSummary> | null = null;
+  // ---- quick pairing and challenges ----
+  /** The lobby's seeks, kept with `lobbyTables` (oldest first). */
+  private lobbySeeks: Map<string, SeekView> | null = null;
+  /** Whoever follows seeks, challenges and pairings (pushed to every connection of the
+   * player, whatever page is shown). */
+  private meetListeners = new Set<(msg: MeetMessage) => void>();
   private stateListeners = new Set<(state: ConnectionState) => void>();
   private playerListeners = new Set<(player: PlayerView) => void>();
   private attempts = 0;
@@ -90,6 +104,7 @@ export class Connection {
       this.setState("open");
       // Resubscribe: the lobby, and every open table from the last version seen.
       this.lobbyTables = null;
+      this.lobbySeeks = null;
       if (this.lobbyListener) this.send({ type: "lobby" });
       for (const [table, open] of this.tables) {
         const since =
@@ -125,7 +140,10 @@ export class Connection {
         return;
       case "lobby":
         this.lobbyTables = new Map(msg.tables.map((s) => [s.id, s]));
+        this.lobbySeeks = new Map(); // quick pairing and challenges
+        updateSeeks(this.lobbySeeks, msg);
         this.lobbyListener?.(msg);
+        this.meetListeners.forEach((l) => l(msg));
         return;
       case "lobby_table":
         this.lobbyTables?.set(msg.table.id, msg.table);
@@ -134,6 +152,18 @@ export class Connection {
       case "lobby_removed":
         this.lobbyTables?.delete(msg.table);
         this.lobbyListener?.(msg);
+        return;
+      // ---- quick pairing and challenges ----
+      case "lobby_seek":
+      case "lobby_seek_removed":
+        if (this.lobbySeeks) updateSeeks(this.lobbySeeks, msg);
+        this.lobbyListener?.(msg);
+        this.meetListeners.forEach((l) => l(msg));
+        return;
+      case "challenge":
+      case "challenge_gone":
+      case "paired":
+        this.meetListeners.forEach((l) => l(msg));
         return;
       case "snapshot":
         this.track(msg.table.id, msg.table.epoch, msg.table.version);
@@ -204,11 +234,25 @@ export class Connection {
   /** Watches the lobby until the returned function is called. */
   watchLobby(listener: (msg: ServerMessage) => void): () => void {
     this.lobbyListener = listener;
-    if (this.lobbyTables) listener({ type: "lobby", tables: [...this.lobbyTables.values()], seeks: [] });
+    if (this.lobbyTables) listener({ type: "lobby", tables: [...this.lobbyTables.values()], seeks: this.seeks() ?? [] });
     else this.send({ type: "lobby" });
     return () => {
       if (this.lobbyListener === listener) this.lobbyListener = null;
     };
+  }
+
+  // ---- quick pairing and challenges ----
+
+  /** The lobby's seeks as last heard, oldest first; null before the lobby was asked for. */
+  seeks(): SeekView[] | null {
+    return this.lobbySeeks ? [...this.lobbySeeks.values()] : null;
+  }
+
+  /** Calls `listener` with every seek, challenge and pairing message until the returned
+   * function is called. */
+  onMeet(listener: (msg: MeetMessage) => void): () => void {
+    this.meetListeners.add(listener);
+    return () => this.meetListeners.delete(listener);
   }
 
   /** Watches a table (snapshot, then events, resumed after reconnects) until the

@@ -17,8 +17,13 @@ import { guestMark } from "./pages/guest";
 import { isRegistered, playerLink } from "./pages/ratings";
 import { mountTable } from "./pages/table";
 import type { PlayerView } from "./protocol";
+// ---- quick pairing and challenges ----
+import { mountChallengeLink } from "./pages/challenge-link";
+import { mountChallengeNotices } from "./pages/challenges";
 
 const conn = new Connection(lang());
+// Challenges to and from the player on every page; `paired` goes to the new table.
+mountChallengeNotices(conn);
 const app = document.getElementById("app")!;
 
 const nav = h("nav", { class: "nav" });
@@ -97,6 +102,8 @@ function route(): void {
     unmount = mountPlayer(main, conn, decodeURIComponent(parts[1]));
   } else if (parts[0] === "leaderboard") {
     unmount = mountLeaderboard(main);
+  } else if (parts[0] === "challenge" && parts[1]) {
+    unmount = mountChallengeLink(main, conn, decodeURIComponent(parts[1]));
   } else if (parts[0] === "replay" && parts[1]) {
     unmount = mountReplay(main, decodeURIComponent(parts[1]));
   } else {

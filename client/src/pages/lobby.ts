@@ -14,6 +14,7 @@ import { guestMark } from "./guest";
 import { describeOptions } from "./options";
 import { nameOrLink, playerLink, ratedMark } from "./ratings";
 import { fillLevels } from "./engine-levels";
+import { quickPairing } from "./quick";
 
 
 /** How often the lobby asks `/api/stats` while it is shown. */
@@ -210,6 +211,9 @@ export function mountLobby(root: HTMLElement, conn: Connection): () => void {
     }
   }
 
+  // Quick pairing and the seeks, at the top (pages/quick.ts).
+  const quick = quickPairing(conn);
+
   const stop = conn.watchLobby((msg) => {
     if (msg.type === "lobby") {
       tables.clear();
@@ -234,6 +238,7 @@ export function mountLobby(root: HTMLElement, conn: Connection): () => void {
         stats,
         h("p", { class: "lobby-rules" }, `${t("lobby.newHere")} `, h("a", { href: "#/rules", "data-testid": "lobby-rules" }, t("lobby.readRules"))),
       ),
+      quick.el,
       h(
         "div",
         { class: "lobby-grid" },
@@ -277,6 +282,7 @@ export function mountLobby(root: HTMLElement, conn: Connection): () => void {
   return () => {
     stop();
     stopPlayer();
+    quick.destroy();
     life.abort();
     window.clearInterval(poll);
   };

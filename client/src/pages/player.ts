@@ -11,6 +11,7 @@ import { h, replace } from "../dom";
 import { lang, t, tn } from "../i18n";
 import type { CategoryRatingView, HeadToHead, PlayerProfile, PlayerView } from "../protocol";
 import { archiveHash, archiveTable, dateLocale, errorText, formatDate } from "./archive";
+import { mountChallengeButton } from "./challenges";
 import { ratingGraph } from "./rating-graph";
 import { categoryLabel, ratingText, sortByCategory } from "./ratings";
 
@@ -42,6 +43,7 @@ function formatDay(ms: number): string {
 export function mountPlayer(root: HTMLElement, conn: Connection, name: string): () => void {
   let request: AbortController | null = null;
   let stopGraph: (() => void) | null = null;
+  let stopChallenge: (() => void) | null = null;
   const page = h("section", { class: "profile-page", "data-testid": "profile" });
   const status = h("p", { class: "profile-status", role: "status" }, t("archive.loading"));
   page.append(status);
@@ -75,6 +77,10 @@ export function mountPlayer(root: HTMLElement, conn: Connection, name: string): 
   function show(p: PlayerProfile): void {
     stopGraph?.();
     stopGraph = null;
+    stopChallenge?.();
+    const actions = h("div", { class: "profile-actions", "data-testid": "profile-actions" });
+    // A challenge to this player (hidden on one's own page).
+    stopChallenge = mountChallengeButton(actions, conn, p.name);
     const head = h(
       "header",
       { class: "profile-head" },
@@ -96,8 +102,7 @@ export function mountPlayer(root: HTMLElement, conn: Connection, name: string): 
         ),
         p.head_to_head ? headToHead(p.head_to_head, p.name) : null,
       ),
-      // Actions on this player (a challenge) go here.
-      h("div", { class: "profile-actions", "data-testid": "profile-actions" }),
+      actions,
     );
 
     const ratings = sortByCategory(p.ratings, (r) => r.category);
@@ -168,6 +173,7 @@ export function mountPlayer(root: HTMLElement, conn: Connection, name: string): 
   return () => {
     stopPlayer();
     stopGraph?.();
+    stopChallenge?.();
     request?.abort();
   };
 }
