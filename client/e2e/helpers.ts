@@ -175,3 +175,51 @@ export async function typeInChat(page: Page, text: string): Promise<void> {
   await input.fill(text);
   await input.press("Enter");
 }
+
+/** A new guest who registers an account (`<prefix><digits>`), back on the lobby. */
+export async function registered(browser: Browser, prefix: string): Promise<{ player: Player; name: string }> {
+  const player = await newPlayer(browser, { viewport: { width: 1366, height: 768 } });
+  const { page } = player;
+  const name = `${prefix}${Date.now() % 1_000_000}`;
+  await page.goto("/#/account");
+  await page.getByTestId("register-name").fill(name);
+  await page.getByTestId("register-password").fill("correct horse");
+  await page.getByTestId("register-submit").click();
+  await expect(page.getByTestId("account-name")).toContainText(`Signed in as ${name}`);
+  await waitOnline(page);
+  await expect(page.getByTestId("me")).toHaveText(`You are ${name}`);
+  await page.goto("/");
+  return { player, name };
+}
+
+/** Resigns with the two clicks the button asks for. */
+export async function resign(page: Page): Promise<void> {
+  const button = page.getByTestId("resign");
+  await button.click();
+  await expect(button).toHaveClass(/\bconfirm\b/);
+  await button.click();
+  await expect(page.getByTestId("result")).toContainText(/resignation/);
+}
+
+/** The colour the page's player has at the table (by the seat bars' names). */
+export async function colorOf(page: Page): Promise<"white" | "black"> {
+  const me = await myName(page);
+  await expect(page.getByTestId("seat-white-name")).not.toHaveText("");
+  return (await page.getByTestId("seat-white-name").textContent())?.trim() === me ? "white" : "black";
+}
+
+/** Both pages at the same table with the game begun; white, then black, place a ring by mouse. */
+export async function playFirstRings(a: Page, b: Page): Promise<string> {
+  const table = await tableIdOf(a);
+  expect(await tableIdOf(b), "both at the same table").toBe(table);
+  const [white, black] = (await colorOf(a)) === "white" ? [a, b] : [b, a];
+  expect(await colorOf(black)).toBe("black");
+  for (const page of [white, black]) {
+    await expectMyTurn(page, "place");
+    const [point] = await pointsWith(page, "target");
+    await hit(page, point).click();
+    await expect(page.locator('[data-testid="moves"] .act')).toHaveCount(page === white ? 1 : 2);
+  }
+  await expect(white.locator('[data-testid="moves"] .act')).toHaveCount(2);
+  return table;
+}

@@ -7,15 +7,13 @@
 
 import { expect, test, type Page } from "@playwright/test";
 import {
-  expectMyTurn,
+  colorOf,
   expectNoPageErrors,
   expectNoSidewaysScroll,
-  hit,
   myName,
   newPlayer,
-  pointsWith,
+  playFirstRings,
   screenshot,
-  tableIdOf,
   waitOnline,
   type Player,
 } from "./helpers";
@@ -26,28 +24,7 @@ const DESKTOP = { viewport: { width: 1366, height: 768 } };
 const seekRow = (page: Page, name: string) => page.locator('[data-testid="seek-row"]', { hasText: name });
 const card = (page: Page, dir: "in" | "out") => page.locator(`[data-testid="challenge-card"][data-dir="${dir}"]`);
 
-/** The colour the page's player has at the table (by the seat bars' names). */
-async function colorOf(page: Page): Promise<"white" | "black"> {
-  const me = await myName(page);
-  await expect(page.getByTestId("seat-white-name")).not.toHaveText("");
-  return (await page.getByTestId("seat-white-name").textContent())?.trim() === me ? "white" : "black";
-}
 
-/** Both pages at the same table with the game begun; white, then black, place a ring by mouse. */
-async function playFirstRings(a: Page, b: Page): Promise<string> {
-  const table = await tableIdOf(a);
-  expect(await tableIdOf(b), "both at the same table").toBe(table);
-  const [white, black] = (await colorOf(a)) === "white" ? [a, b] : [b, a];
-  expect(await colorOf(black)).toBe("black");
-  for (const page of [white, black]) {
-    await expectMyTurn(page, "place");
-    const [point] = await pointsWith(page, "target");
-    await hit(page, point).click();
-    await expect(page.locator('[data-testid="moves"] .act')).toHaveCount(page === white ? 1 : 2);
-  }
-  await expect(white.locator('[data-testid="moves"] .act')).toHaveCount(2);
-  return table;
-}
 
 /** Registers the page's guest as an account (the page's own fetch, with its cookie). */
 async function register(player: Player, name: string): Promise<void> {

@@ -4,37 +4,14 @@
 // the leaderboards load. Screenshots of both pages (also with a long made-up history
 // and full boards, answered by the test instead of the server) at 1366×768 and 390×844.
 
-import { expect, test, type Browser, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { en } from "../src/i18n/en";
-import { expectNoPageErrors, expectNoSidewaysScroll, newPlayer, screenshot, sitDown, tableIdOf, waitOnline, type Player } from "./helpers";
+import { expectNoPageErrors, expectNoSidewaysScroll, newPlayer, registered, resign, screenshot, sitDown, tableIdOf } from "./helpers";
 
 const DESKTOP = { width: 1366, height: 768 };
 const PHONE = { width: 390, height: 844 };
 
-/** A new guest who registers an account (`<prefix><digits>`), back on the lobby. */
-async function registered(browser: Browser, prefix: string): Promise<{ player: Player; name: string }> {
-  const player = await newPlayer(browser, { viewport: DESKTOP });
-  const { page } = player;
-  const name = `${prefix}${Date.now() % 1_000_000}`;
-  await page.goto("/#/account");
-  await page.getByTestId("register-name").fill(name);
-  await page.getByTestId("register-password").fill("correct horse");
-  await page.getByTestId("register-submit").click();
-  await expect(page.getByTestId("account-name")).toContainText(`Signed in as ${name}`);
-  await waitOnline(page);
-  await expect(page.getByTestId("me")).toHaveText(`You are ${name}`);
-  await page.goto("/");
-  return { player, name };
-}
 
-/** Resigns with the two clicks the button asks for. */
-async function resign(page: Page): Promise<void> {
-  const button = page.getByTestId("resign");
-  await button.click();
-  await expect(button).toHaveClass(/\bconfirm\b/);
-  await button.click();
-  await expect(page.getByTestId("result")).toContainText(/resignation/);
-}
 
 const up = /^1500 → \d{4}\? \(\+\d+\)$/;
 const down = /^1500 → \d{4}\? \(−\d+\)$/;
