@@ -303,3 +303,83 @@ async fn postgres_rates_once() {
     };
     rated_once(yinsh_server::store::open(&url).await.unwrap()).await;
 }
+
+/// Property: whatever the games and however often each result is written (retries),
+/// every rated game between two accounts moves each rating once — the games counted in
+/// the ratings are the rated games finished, each write of one game gives the same
+/// changes, and a win never lowers the winner's rating.
+#[test]
+fn ratings_move_once_per_game_whatever_is_written_again() {
+    use proptest::prelude::*;
+    use proptest::test_runner::{Config, TestRunner};
+
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    // (winner: white, black or a draw; rated; times written)
+    let games = proptest::collection::vec((0..3u8, any::<bool>(), 1..4usize), 1..12);
+    let mut runner = TestRunner::new(Config {
+        cases: 24,
+        failure_persistence: None,
+        ..Config::default()
+    });
+    let result = runner.run(&games, |games| {
+        rt.block_on(async {
+            let dir = tempfile::tempdir().unwrap();
+            let url = format!("sqlite://{}?mode=rwc", dir.path().join("p.db").display());
+            let store = yinsh_server::store::open(&url).await.unwrap();
+            let (cleo, dirk) = two_accounts(store.as_ref()).await;
+            let (cleo_id, dirk_id) = (cleo.player_id.unwrap(), dirk.player_id.unwrap());
+            let mut rated_games = 0;
+            for (i, (winner, is_rated, writes)) in games.iter().enumerate() {
+                let at = 86_400_000 + i as i64 * 600_000;
+                let options = if *is_rated {
+                    rated(10, 5)
+                } else {
+                    TableOptions::default()
+                };
+                let new = NewGame {
+                    table_id: "t".to_owned(),
+                    options,
+                    white: cleo.clone(),
+                    black: dirk.clone(),
+                    started_at: at,
+                };
+                let id = store.create_game(&new).await.unwrap();
+                let winner = [Some("white"), Some("black"), None][*winner as usize];
+                let write = GameWrite::Result(result(winner, at + 1));
+                let before = store.ratings(cleo_id).await.unwrap();
+                let first = store.write_game(id, &write, true).await.unwrap();
+                for _ in 1..*writes {
+                    let again = store.write_game(id, &write, true).await.unwrap();
+                    prop_assert_eq!(&again, &first);
+                }
+                prop_assert_eq!(first.is_some(), *is_rated);
+                if let Some(changes) = &first {
+                    rated_games += 1;
+                    prop_assert_eq!(
+                        before.first().map_or(1500.0, |r| r.rating.rating),
+                        changes.white.before
+                    );
+                    match winner {
+                        Some("white") => prop_assert!(changes.white.after >= changes.white.before),
+                        Some("black") => prop_assert!(changes.black.after >= changes.black.before),
+                        _ => {}
+                    }
+                }
+            }
+            for id in [cleo_id, dirk_id] {
+                let ratings = store.ratings(id).await.unwrap();
+                let counted = ratings.first().map_or(0, |r| r.rating.games);
+                prop_assert_eq!(counted, rated_games);
+                let history = store.rating_history(id).await.unwrap();
+                prop_assert_eq!(history.len() as u32, rated_games);
+            }
+            Ok(())
+        })
+    });
+    if let Err(e) = result {
+        panic!("{e}");
+    }
+}
