@@ -77,18 +77,29 @@ pub struct ChallengeLine {
 /// The usage of `/challenge`.
 pub const CHALLENGE_USAGE: &str = "/challenge <name> [<min>[+<sec>]|untimed] [rated|casual] [standard|blitz] [white|black|random]";
 
-/// Reads a `/challenge` line typed at a table with `options`; `None` when the line is
-/// another command.
-pub fn challenge(text: &str, options: &TableOptions) -> Option<Result<ChallengeLine, Refusal>> {
-    let mut words = text.trim().trim_start_matches('/').split_whitespace();
-    if !words.next()?.eq_ignore_ascii_case("challenge") {
-        return None;
-    }
+/// Whether a chat line is a `/challenge` command (which the connection handles, not
+/// the table).
+pub fn is_challenge(text: &str) -> bool {
+    let text = text.trim_start();
+    text.starts_with('/')
+        && text[1..]
+            .split_whitespace()
+            .next()
+            .is_some_and(|w| w.eq_ignore_ascii_case("challenge"))
+}
+
+/// Reads a `/challenge` line ([`is_challenge`]) typed at a table with `options`.
+pub fn challenge(text: &str, options: &TableOptions) -> Result<ChallengeLine, Refusal> {
+    let mut words = text
+        .trim()
+        .trim_start_matches('/')
+        .split_whitespace()
+        .skip(1);
     let usage = Refusal::CommandUsage {
         usage: CHALLENGE_USAGE,
     };
     let Some(to) = words.next() else {
-        return Some(Err(usage));
+        return Err(usage);
     };
     let mut line = ChallengeLine {
         to: to.to_owned(),
@@ -107,14 +118,14 @@ pub fn challenge(text: &str, options: &TableOptions) -> Option<Result<ChallengeL
             _ => match (color(&w), time_setting(&w)) {
                 (Some(c), _) => line.color = Some(c),
                 (None, Some(t)) => line.options.time = Some(t),
-                (None, None) => return Some(Err(usage)),
+                (None, None) => return Err(usage),
             },
         }
     }
     if line.options.variant != options.variant {
         line.options.handicap = None;
     }
-    Some(Ok(line))
+    Ok(line)
 }
 
 fn color(word: &str) -> Option<SeatColor> {
@@ -201,15 +212,14 @@ mod tests {
             }),
             ..TableOptions::default()
         };
-        assert_eq!(challenge("/join white", &table), None);
-        let line = challenge("/challenge Ann", &table).unwrap().unwrap();
+        assert!(!is_challenge("/join white") && !is_challenge("challenge bob"));
+        assert!(is_challenge(" /CHALLENGE bob") && is_challenge("/challenge"));
+        let line = challenge("/challenge Ann", &table).unwrap();
         assert_eq!(
             (line.to.as_str(), &line.options, line.color),
             ("Ann", &table, None)
         );
-        let line = challenge("/Challenge bob 3+2 RATED blitz black", &table)
-            .unwrap()
-            .unwrap();
+        let line = challenge("/Challenge bob 3+2 RATED blitz black", &table).unwrap();
         assert_eq!(line.to, "bob");
         assert_eq!(
             line.options.time,
@@ -221,16 +231,14 @@ mod tests {
         assert!(line.options.rated);
         assert_eq!(line.options.variant, VariantName::Blitz);
         assert_eq!(line.color, Some(SeatColor::Black));
-        let line = challenge("/challenge bob untimed", &table)
-            .unwrap()
-            .unwrap();
+        let line = challenge("/challenge bob untimed", &table).unwrap();
         assert_eq!(line.options.time, None);
         for bad in ["/challenge", "/challenge bob soon"] {
             assert_eq!(
                 challenge(bad, &table),
-                Some(Err(Refusal::CommandUsage {
+                Err(Refusal::CommandUsage {
                     usage: CHALLENGE_USAGE
-                })),
+                }),
                 "{bad}"
             );
         }

@@ -460,29 +460,31 @@ impl Connection {
                 );
                 return Ok(());
             }
-            Request::Chat { table, text } => {
+            Request::Chat { table, text } if crate::command::is_challenge(&text) => {
+                at_table(&table, self)?;
+                let refused = |r| (Some(table.clone()), r);
                 let options = self.ctx.lobby.summary(&table).map(|s| s.options);
-                match options.and_then(|o| crate::command::challenge(&text, &o)) {
-                    Some(line) => {
-                        at_table(&table, self)?;
-                        let line = line.map_err(|r| (Some(table.clone()), r))?;
-                        let msg = self
-                            .ctx
-                            .meet
-                            .challenge(
-                                &self.ctx,
-                                &self.conn,
-                                Some(&line.to),
-                                &line.options,
-                                line.color,
-                            )
-                            .map_err(|r| (Some(table.clone()), r))?;
-                        self.reply(id, Some(table), msg);
-                        return Ok(());
-                    }
-                    None => (table, TableRequest::Chat(text)),
-                }
+                let options = options.ok_or_else(|| {
+                    refused(Refusal::NoTable {
+                        table: table.clone(),
+                    })
+                })?;
+                let line = crate::command::challenge(&text, &options).map_err(refused)?;
+                let msg = self
+                    .ctx
+                    .meet
+                    .challenge(
+                        &self.ctx,
+                        &self.conn,
+                        Some(&line.to),
+                        &line.options,
+                        line.color,
+                    )
+                    .map_err(refused)?;
+                self.reply(id, Some(table), msg);
+                return Ok(());
             }
+            Request::Chat { table, text } => (table, TableRequest::Chat(text)),
             Request::Seek { options } => {
                 let msg = self
                     .ctx
