@@ -21,7 +21,7 @@ test("Dutch: the table page and the server's chat replies", async ({ browser }) 
   // The server answers in Dutch from now on.
   const log = page.getByTestId("chat-log");
   await typeInChat(page, "/who");
-  await expect(log.locator(".line.reply").last()).toContainText(/^Wit: \S+\. Zwart: niemand\. Toeschouwers: niemand\.$/);
+  await expect(log.locator(".line.reply").last()).toContainText(/^Wit: \S+ \(gast\)\. Zwart: niemand\. Toeschouwers: niemand\.$/);
   await typeInChat(page, "/onzin");
   await expect(log.locator(".line.error").last()).toContainText("Onbekend commando");
 

@@ -163,7 +163,8 @@ export function describeEvent(event: TableEvent, nameOf: (c: SeatColor) => strin
     case "options":
       return t("event.options", {
         player: event.by,
-        options: `${t(event.options.rated ? "rating.rated" : "rating.casual")} · ${describeOptions(event.options)}`,
+        // "Rated" when it is; a casual game is the ordinary case, not worth a word.
+        options: event.options.rated ? `${t("rating.rated")} · ${describeOptions(event.options)}` : describeOptions(event.options),
       });
     case "started":
       return t("event.started");
