@@ -189,9 +189,9 @@ describe("optionChanges", () => {
 });
 
 describe("the options event", () => {
-  it("says whether the game is rated", () => {
+  it("says when the game is rated, and nothing for a casual one", () => {
     const names = () => "x";
     expect(describeEvent({ kind: "options", by: "Ann", options: { variant: "standard", log: true, rated: true } }, names)).toContain("rating.rated");
-    expect(describeEvent({ kind: "options", by: "Ann", options: { variant: "standard", log: true } }, names)).toContain("rating.casual");
+    expect(describeEvent({ kind: "options", by: "Ann", options: { variant: "standard", log: true } }, names)).not.toContain("rating.");
   });
 });
