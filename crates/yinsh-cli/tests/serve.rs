@@ -199,10 +199,20 @@ fn chat(table: &str, text: &str) -> Value {
 /// Two new guests at a new logged table with a `minutes`+`increment` clock, seated and
 /// started: the table, white and black.
 async fn started(addr: &str, minutes: u32, increment: u32) -> (String, Player, Player) {
-    let mut white = Player::connect(addr, None).await;
-    let mut black = Player::connect(addr, None).await;
     let time = json!({"minutes": minutes, "increment": increment});
     let options = json!({"variant": "standard", "log": true, "time": time});
+    started_by(addr, options, [None, None]).await
+}
+
+/// The players of the sessions `cookies` (new guests for none) at a new table with
+/// `options`, seated (white, black) and started: the table, white and black.
+async fn started_by(
+    addr: &str,
+    options: Value,
+    cookies: [Option<&str>; 2],
+) -> (String, Player, Player) {
+    let mut white = Player::connect(addr, cookies[0]).await;
+    let mut black = Player::connect(addr, cookies[1]).await;
     let created = white
         .call(1, json!({"type": "create_table", "options": options}))
         .await;
@@ -529,19 +539,9 @@ async fn a_rated_result_rates_once_across_a_kill() {
     let db = dir.path().join("rated.db");
     let (mut server, addr) = serve(&db);
     let (ann, bob) = (register(&addr, "Ann"), register(&addr, "Bob"));
-    let mut white = Player::connect(&addr, Some(&ann)).await;
-    let mut black = Player::connect(&addr, Some(&bob)).await;
     let options = json!({"variant": "standard", "log": true, "rated": true,
                          "time": {"minutes": 5, "increment": 0}});
-    let created = white
-        .call(1, json!({"type": "create_table", "options": options}))
-        .await;
-    let table = created["table"].as_str().unwrap().to_owned();
-    white.call(2, json!({"type": "open", "table": table})).await;
-    black.call(2, json!({"type": "open", "table": table})).await;
-    white.call(3, chat(&table, "/join white")).await;
-    black.call(3, chat(&table, "/join black")).await;
-    white.call(4, chat(&table, "/start")).await;
+    let (table, mut white, mut black) = started_by(&addr, options, [Some(&ann), Some(&bob)]).await;
     white.call(5, act(&table, "e3")).await;
     black.until_moves(1).await;
     black.call(6, act(&table, "a5")).await;
