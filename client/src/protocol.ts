@@ -211,7 +211,11 @@ challenge: string, } | { "type": "cancel_challenge",
 /**
  * Its id.
  */
-challenge: string, });
+challenge: string, } | { "type": "watch_analysis", 
+/**
+ * The game (its archive id).
+ */
+game: number, });
 
 export type Request = { "type": "hello", 
 /**
@@ -306,7 +310,11 @@ challenge: string, } | { "type": "cancel_challenge",
 /**
  * Its id.
  */
-challenge: string, };
+challenge: string, } | { "type": "watch_analysis", 
+/**
+ * The game (its archive id).
+ */
+game: number, };
 
 export type SeekView = { 
 /**
@@ -723,7 +731,11 @@ challenge: string,
 /**
  * `accepted`, `declined`, `canceled` (by the challenger, or they left).
  */
-reason: string, } | { "type": "paired", 
+reason: string, } | { "type": "analysis", 
+/**
+ * The analysis.
+ */
+state: AnalysisState, } | { "type": "paired", 
 /**
  * The table.
  */
@@ -1105,6 +1117,181 @@ level: number,
  * Its estimated rating on the players' scale (docs/engine.md).
  */
 rating: number, };
+
+export type EvalView = { 
+/**
+ * The evaluation for White, in hundredths of a ring.
+ */
+cp?: number, 
+/**
+ * A forced win: in this many actions, for White when positive, for Black when
+ * negative.
+ */
+win?: number, 
+/**
+ * The game is over: `white`, `black` or `draw`.
+ */
+over?: string, 
+/**
+ * White's chance to win (0 to 1; docs/engine.md, "The win chance").
+ */
+white_chance: number, };
+
+export type ActionAnalysis = { 
+/**
+ * The action played.
+ */
+action: string, 
+/**
+ * The engine's choice in the position before, when there was a choice.
+ */
+best?: string, 
+/**
+ * The engine's line from the position before (starting with `best`).
+ */
+line?: Array<string>, 
+/**
+ * The position after the action.
+ */
+eval: EvalView, 
+/**
+ * The mover's win chance the action gave away (0 to 1).
+ */
+loss: number, 
+/**
+ * `inaccuracy`, `mistake` or `blunder`, when it lost enough.
+ */
+mark?: string, };
+
+export type AnalysisSummary = { 
+/**
+ * Inaccuracies.
+ */
+inaccuracies: number, 
+/**
+ * Mistakes.
+ */
+mistakes: number, 
+/**
+ * Blunders.
+ */
+blunders: number, 
+/**
+ * Accuracy in percent (0 to 100).
+ */
+accuracy: number, };
+
+export type AnalysisResult = { 
+/**
+ * The engine that analysed it.
+ */
+engine: string, 
+/**
+ * Its settings (`depth 4`).
+ */
+settings: string, 
+/**
+ * The start position.
+ */
+start: EvalView, 
+/**
+ * Every action.
+ */
+actions: Array<ActionAnalysis>, 
+/**
+ * Each player's summary.
+ */
+summary: Pair<AnalysisSummary>, };
+
+export type AnalysisState = { 
+/**
+ * The game.
+ */
+game: number, 
+/**
+ * `queued`, `running`, `done` or `failed`.
+ */
+state: string, 
+/**
+ * Positions searched so far.
+ */
+done: number, 
+/**
+ * Positions to search (known once a worker began).
+ */
+total: number, 
+/**
+ * The analysis, once done.
+ */
+result?: AnalysisResult, };
+
+export type WorkView = { 
+/**
+ * The best action.
+ */
+best?: string, 
+/**
+ * Its line.
+ */
+line?: Array<string>, 
+/**
+ * The evaluation for the player to act, in hundredths of a ring.
+ */
+cp?: number, 
+/**
+ * A forced win (positive) or loss (negative) in this many actions, for the player
+ * to act.
+ */
+win?: number, 
+/**
+ * `cp` of a search one decision shallower (docs/engine.md, "Analysis").
+ */
+shallow_cp?: number, 
+/**
+ * `win` of that shallower search.
+ */
+shallow_win?: number, 
+/**
+ * The game is over: `white`, `black` or `draw`.
+ */
+over?: string, };
+
+export type WorkJob = { 
+/**
+ * The game.
+ */
+game: number, 
+/**
+ * Its options (the rules: variant, handicap, turn limit).
+ */
+options: TableOptions, 
+/**
+ * Its actions, in order.
+ */
+actions: Array<string>, 
+/**
+ * The search depth to use, in decisions.
+ */
+depth: number, 
+/**
+ * Until when the worker holds the job, in milliseconds since 1970 (report
+ * progress to keep it).
+ */
+lease_until: number, };
+
+export type WorkResult = { 
+/**
+ * The engine (name and version).
+ */
+engine: string, 
+/**
+ * The depth it searched.
+ */
+depth: number, 
+/**
+ * Its view of every position: the start, then after each action.
+ */
+views: Array<WorkView>, };
 
 export type LeaderboardEntry = { 
 /**

@@ -54,6 +54,8 @@ enum Command {
     Serve(commands::serve::ServeArgs),
     /// Load a running server with simulated games and measure it.
     Loadtest(commands::loadtest::LoadtestArgs),
+    /// Analyse games for a server: pull jobs over HTTP, analyse, hand in the results.
+    Worker(commands::worker::WorkerArgs),
 }
 
 /// Runs one subcommand, writing its output to `out`.
@@ -70,6 +72,7 @@ fn run(command: Command, out: &mut dyn Write) -> anyhow::Result<()> {
         Command::Analyse(args) => commands::analyse::run(&args, out),
         Command::Serve(args) => commands::serve::run(&args, out),
         Command::Loadtest(args) => commands::loadtest::run(&args, out),
+        Command::Worker(args) => commands::worker::run(&args, out),
     }?;
     out.flush()?;
     Ok(())

@@ -34,13 +34,32 @@ fn annotates_a_short_record() {
     assert_eq!(turns.len(), 12, "{out}");
     assert!(turns[0].starts_with("1.e3 "), "{out}");
     assert!(turns[11].starts_with("12.g8-e6 "), "{out}");
-    // Each turn line has an evaluation (a signed number) and a preferred action.
+    // Each turn line has an evaluation (a signed number), White's win chance, a
+    // preferred action and perhaps a mark.
     for line in &turns {
         let fields: Vec<&str> = line.split_whitespace().collect();
-        assert_eq!(fields.len(), 3, "{line}");
+        assert!((4..=5).contains(&fields.len()), "{line}");
         assert!(fields[1].starts_with(['+', '-']), "{line}");
-        fields[2].parse::<yinsh::Action>().expect("a token");
+        let chance: u32 = fields[2]
+            .trim_end_matches('%')
+            .parse()
+            .expect("a percentage");
+        assert!(chance <= 100, "{line}");
+        fields[3].parse::<yinsh::Action>().expect("a token");
+        if let Some(mark) = fields.get(4) {
+            assert!(
+                ["inaccuracy", "mistake", "blunder"].contains(mark),
+                "{line}"
+            );
+        }
     }
+    // Each player's summary.
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("white: ") && l.contains("accuracy")),
+        "{out}"
+    );
     assert!(
         out.contains("biggest drops") || out.contains("no drops"),
         "{out}"

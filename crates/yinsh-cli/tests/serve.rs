@@ -564,3 +564,106 @@ async fn a_rated_result_rates_once_across_a_kill() {
     // Nothing to restore: the game is over, its table gone.
     assert_eq!(get(&addr, "/api/tables"), json!([]));
 }
+
+/// A short game played to its resignation at `addr`: its archive id.
+async fn archived_game(addr: &str) -> i64 {
+    let (table, mut white, mut black) = started(addr, 5, 0).await;
+    white.call(5, act(&table, "e3")).await;
+    black.until_moves(1).await;
+    black.call(6, act(&table, "a5")).await;
+    white.until_moves(2).await;
+    white.call(7, act(&table, "b5")).await;
+    black.call(8, chat(&table, "/resign")).await;
+    let over = white.until_event("game_over").await;
+    over["game"]["id"].as_i64().unwrap()
+}
+
+/// Waits until the analysis of `game` at `addr` is in `state`; the analysis then.
+fn analysis_in(addr: &str, game: i64, state: &str) -> Value {
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    loop {
+        let analysis = get(addr, &format!("/api/archive/{game}/analysis"));
+        if analysis["state"] == state {
+            return analysis;
+        }
+        assert!(std::time::Instant::now() < deadline, "still {analysis}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[tokio::test]
+async fn a_remote_worker_process_analyses_a_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("worker.db");
+    let extra = [
+        "--no-bots",
+        "--analysis-workers",
+        "0",
+        "--analysis-depth",
+        "2",
+        "--worker-key",
+        "sesame",
+    ];
+    let (_server, addr) = serve_with(&db, &extra);
+    let game = archived_game(&addr).await;
+    let (status, _, state) = post(
+        &addr,
+        &format!("/api/archive/{game}/analysis"),
+        None,
+        &json!({}),
+    );
+    assert_eq!((status, &state["state"]), (202, &json!("queued")));
+    // A worker with the wrong key is told so and stops.
+    let refused = Command::new(env!("CARGO_BIN_EXE_yinsh"))
+        .args([
+            "worker",
+            "--server",
+            &format!("http://{addr}"),
+            "--key",
+            "wrong",
+            "--until-idle",
+        ])
+        .output()
+        .unwrap();
+    assert!(!refused.status.success());
+    let worker = Command::new(env!("CARGO_BIN_EXE_yinsh"))
+        .args([
+            "worker",
+            "--server",
+            &format!("http://{addr}"),
+            "--key",
+            "sesame",
+        ])
+        .args(["--name", "far-away", "--until-idle"])
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&worker.stdout);
+    assert!(worker.status.success(), "{said}");
+    assert!(said.contains(&format!("game {game}: analysed")), "{said}");
+    let analysis = analysis_in(&addr, game, "done");
+    assert_eq!(analysis["result"]["actions"].as_array().unwrap().len(), 3);
+    assert_eq!(analysis["result"]["settings"], "depth 2");
+}
+
+#[tokio::test]
+async fn an_analysis_killed_mid_job_completes_after_a_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("analysis.db");
+    // Deep enough to be under way when the server is killed.
+    let (mut server, addr) = serve_with(&db, &["--no-bots", "--analysis-depth", "8"]);
+    let game = archived_game(&addr).await;
+    let (status, _, _) = post(
+        &addr,
+        &format!("/api/archive/{game}/analysis"),
+        None,
+        &json!({}),
+    );
+    assert_eq!(status, 202);
+    analysis_in(&addr, game, "running");
+    kill(&mut server);
+    // Started again (shallower, to finish soon): the job left running is taken up.
+    let (_server, addr) = serve_with(&db, &["--no-bots", "--analysis-depth", "2"]);
+    let analysis = analysis_in(&addr, game, "done");
+    assert_eq!(analysis["result"]["settings"], "depth 2");
+    assert_eq!(analysis["result"]["actions"].as_array().unwrap().len(), 3);
+}

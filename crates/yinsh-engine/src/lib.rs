@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use yinsh::{Action, Position, Rules};
 
+pub mod analysis;
 pub mod eval;
 pub mod mcts;
 pub mod protocol;

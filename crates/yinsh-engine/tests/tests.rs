@@ -1,5 +1,6 @@
 //! Engine integration tests, one binary for all.
 
+mod analysis;
 mod mcts;
 mod protocol;
 

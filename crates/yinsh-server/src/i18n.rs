@@ -491,6 +491,7 @@ pub const EN: &[(&str, &str)] = &[
     // Replies.
     ("created", "Table {table} created."),
     ("seeking", "Looking for an opponent…"),
+    ("watching_analysis", "You follow the analysis of that game."),
     ("seek_canceled", "You stopped looking for an opponent."),
     ("challenge_sent", "You challenged {name}."),
     ("challenge_open", "Your challenge is open: share its link."),
@@ -546,6 +547,7 @@ pub const NL: &[(&str, &str)] = &[
     // Replies.
     ("created", "Tafel {table} aangemaakt."),
     ("seeking", "Op zoek naar een tegenstander…"),
+    ("watching_analysis", "Je volgt de analyse van dat spel."),
     ("seek_canceled", "Je zoekt geen tegenstander meer."),
     ("challenge_sent", "Je hebt {name} uitgedaagd."),
     ("challenge_open", "Je uitdaging staat open: deel de link."),
@@ -607,6 +609,7 @@ pub const PL: &[(&str, &str)] = &[
     // Replies.
     ("created", "Utworzono stół {table}."),
     ("seeking", "Szukam przeciwnika…"),
+    ("watching_analysis", "Śledzisz analizę tej partii."),
     ("seek_canceled", "Przestajesz szukać przeciwnika."),
     ("challenge_sent", "Wyzwano gracza {name}."),
     (
@@ -668,6 +671,10 @@ pub const DE: &[(&str, &str)] = &[
     // Replies.
     ("created", "Tisch {table} erstellt."),
     ("seeking", "Suche einen Gegner…"),
+    (
+        "watching_analysis",
+        "Du verfolgst die Analyse dieser Partie.",
+    ),
     ("seek_canceled", "Du suchst keinen Gegner mehr."),
     ("challenge_sent", "Du hast {name} herausgefordert."),
     (

@@ -17,6 +17,7 @@
 //! ```
 
 pub mod account;
+pub mod analysis;
 pub mod chat;
 pub mod command;
 pub mod game;
@@ -91,6 +92,16 @@ pub struct Config {
     /// keep-alive connection) is closed. Upgraded WebSocket connections are not
     /// affected (they have `idle_timeout`).
     pub header_timeout: Duration,
+    /// Analysis workers in this process (each one engine thread); 0 leaves analysis to
+    /// remote workers.
+    pub analysis_workers: usize,
+    /// The depth analyses search to, in decisions.
+    pub analysis_depth: u32,
+    /// The key remote analysis workers (`yinsh worker`) give; none refuses them.
+    pub worker_key: Option<String>,
+    /// How long a worker holds an analysis job without a word (a progress report
+    /// renews it); then the job goes to the next worker that asks.
+    pub analysis_lease: Duration,
 }
 
 impl Default for Config {
@@ -107,6 +118,10 @@ impl Default for Config {
             ping_every: Duration::from_secs(20),
             idle_timeout: Duration::from_secs(60),
             header_timeout: Duration::from_secs(10),
+            analysis_workers: 1,
+            analysis_depth: analysis::DEPTH,
+            worker_key: None,
+            analysis_lease: analysis::LEASE,
         }
     }
 }
@@ -125,6 +140,10 @@ impl std::fmt::Debug for Config {
             .field("ping_every", &self.ping_every)
             .field("idle_timeout", &self.idle_timeout)
             .field("header_timeout", &self.header_timeout)
+            .field("analysis_workers", &self.analysis_workers)
+            .field("analysis_depth", &self.analysis_depth)
+            .field("worker_key", &self.worker_key.as_ref().map(|_| "…"))
+            .field("analysis_lease", &self.analysis_lease)
             .finish()
     }
 }
@@ -153,6 +172,14 @@ pub struct Ctx {
     pub online: online::Online,
     /// Seeks and challenges.
     pub meet: meet::Meet,
+    /// Analysis jobs: the workers' bell, progress for the pages.
+    pub analysis: analysis::Hub,
+    /// The key remote analysis workers must give (none: no remote workers).
+    pub worker_key: Option<Arc<str>>,
+    /// The depth analyses search to.
+    pub analysis_depth: u32,
+    /// How long a worker holds an analysis job without a word.
+    pub analysis_lease: Duration,
 }
 
 /// A server ready to serve: its tables restored from the store.
@@ -177,6 +204,10 @@ impl Server {
             sessions: session::Connections::default(),
             online: online::Online::default(),
             meet: meet::Meet::default(),
+            analysis: analysis::Hub::default(),
+            worker_key: config.worker_key.as_deref().map(Arc::from),
+            analysis_depth: config.analysis_depth,
+            analysis_lease: config.analysis_lease,
         };
         // The decoy hash an unknown name's log-in is checked against, made now: made
         // at the first such log-in, that one would take two hashes' time and tell.
@@ -189,6 +220,7 @@ impl Server {
                 Err(e) => tracing::error!(game = %id, "cannot restore game: {e}"),
             }
         }
+        analysis::start_workers(&ctx, config.analysis_workers, config.analysis_depth).await;
         Ok(Server { ctx, config })
     }
 

@@ -328,6 +328,13 @@ pub enum Request {
         /// Its id.
         challenge: String,
     },
+    /// Follows the analysis of an archived game: an `analysis` message now and at
+    /// each step (progress, done) until the connection closes.
+    WatchAnalysis {
+        /// The game (its archive id).
+        #[ts(type = "number")]
+        game: i64,
+    },
 }
 
 /// A seek in the lobby.
@@ -535,6 +542,161 @@ pub struct EngineLevel {
     pub level: u8,
     /// Its estimated rating on the players' scale (docs/engine.md).
     pub rating: i32,
+}
+
+/// A position as the analysis judged it, for White.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+pub struct EvalView {
+    /// The evaluation for White, in hundredths of a ring.
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cp: Option<i32>,
+    /// A forced win: in this many actions, for White when positive, for Black when
+    /// negative.
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub win: Option<i32>,
+    /// The game is over: `white`, `black` or `draw`.
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub over: Option<String>,
+    /// White's chance to win (0 to 1; docs/engine.md, "The win chance").
+    pub white_chance: f64,
+}
+
+/// One action of an analysed game.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+pub struct ActionAnalysis {
+    /// The action played.
+    pub action: String,
+    /// The engine's choice in the position before, when there was a choice.
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub best: Option<String>,
+    /// The engine's line from the position before (starting with `best`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub line: Vec<String>,
+    /// The position after the action.
+    pub eval: EvalView,
+    /// The mover's win chance the action gave away (0 to 1).
+    pub loss: f64,
+    /// `inaccuracy`, `mistake` or `blunder`, when it lost enough.
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mark: Option<String>,
+}
+
+/// One player's decisions in an analysed game.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+pub struct AnalysisSummary {
+    /// Inaccuracies.
+    pub inaccuracies: u32,
+    /// Mistakes.
+    pub mistakes: u32,
+    /// Blunders.
+    pub blunders: u32,
+    /// Accuracy in percent (0 to 100).
+    pub accuracy: f64,
+}
+
+/// The computer analysis of a game.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+pub struct AnalysisResult {
+    /// The engine that analysed it.
+    pub engine: String,
+    /// Its settings (`depth 4`).
+    pub settings: String,
+    /// The start position.
+    pub start: EvalView,
+    /// Every action.
+    pub actions: Vec<ActionAnalysis>,
+    /// Each player's summary.
+    pub summary: Pair<AnalysisSummary>,
+}
+
+/// Where the analysis of a game is (`GET`/`POST /api/archive/{id}/analysis`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+pub struct AnalysisState {
+    /// The game.
+    #[ts(type = "number")]
+    pub game: i64,
+    /// `queued`, `running`, `done` or `failed`.
+    pub state: String,
+    /// Positions searched so far.
+    pub done: u32,
+    /// Positions to search (known once a worker began).
+    pub total: u32,
+    /// The analysis, once done.
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<AnalysisResult>,
+}
+
+/// The engine's view of one position, as a worker sends it: the best action, its line,
+/// the score for the player to act (`cp` or a forced `win`) and that of a search one
+/// decision shallower (`shallow_cp` or `shallow_win`); or `over` with the winner
+/// (`white`, `black`, `draw`) when the game is over.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(deny_unknown_fields)]
+pub struct WorkView {
+    /// The best action.
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub best: Option<String>,
+    /// Its line.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub line: Vec<String>,
+    /// The evaluation for the player to act, in hundredths of a ring.
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cp: Option<i32>,
+    /// A forced win (positive) or loss (negative) in this many actions, for the player
+    /// to act.
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub win: Option<i32>,
+    /// `cp` of a search one decision shallower (docs/engine.md, "Analysis").
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shallow_cp: Option<i32>,
+    /// `win` of that shallower search.
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shallow_win: Option<i32>,
+    /// The game is over: `white`, `black` or `draw`.
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub over: Option<String>,
+}
+
+/// A job for an analysis worker (`POST /api/worker/acquire`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct WorkJob {
+    /// The game.
+    #[ts(type = "number")]
+    pub game: i64,
+    /// Its options (the rules: variant, handicap, turn limit).
+    pub options: TableOptions,
+    /// Its actions, in order.
+    pub actions: Vec<String>,
+    /// The search depth to use, in decisions.
+    pub depth: u32,
+    /// Until when the worker holds the job, in milliseconds since 1970 (report
+    /// progress to keep it).
+    #[ts(type = "number")]
+    pub lease_until: i64,
+}
+
+/// What a worker hands in (`POST /api/worker/{game}/result`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(deny_unknown_fields)]
+pub struct WorkResult {
+    /// The engine (name and version).
+    pub engine: String,
+    /// The depth it searched.
+    pub depth: u32,
+    /// Its view of every position: the start, then after each action.
+    pub views: Vec<WorkView>,
 }
 
 /// One row of a leaderboard.
@@ -839,7 +1001,7 @@ pub enum TableEvent {
 }
 
 /// What the server sends.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ServerMessage {
     /// The first message on a connection: who you are.
@@ -881,6 +1043,12 @@ pub enum ServerMessage {
         challenge: String,
         /// `accepted`, `declined`, `canceled` (by the challenger, or they left).
         reason: String,
+    },
+    /// Where the analysis of a game this connection watches is (`watch_analysis`);
+    /// without its result, which `GET /api/archive/{id}/analysis` gives once done.
+    Analysis {
+        /// The analysis.
+        state: AnalysisState,
     },
     /// A seek or challenge of yours was paired: the game at `table` has begun, you
     /// play `color` (open the table to play; the clocks wait for you).
@@ -1115,6 +1283,14 @@ pub fn typescript() -> String {
         HeadToHead::decl(&cfg),
         PlayerProfile::decl(&cfg),
         EngineLevel::decl(&cfg),
+        EvalView::decl(&cfg),
+        ActionAnalysis::decl(&cfg),
+        AnalysisSummary::decl(&cfg),
+        AnalysisResult::decl(&cfg),
+        AnalysisState::decl(&cfg),
+        WorkView::decl(&cfg),
+        WorkJob::decl(&cfg),
+        WorkResult::decl(&cfg),
         LeaderboardEntry::decl(&cfg),
         Leaderboard::decl(&cfg),
         AccountView::decl(&cfg),

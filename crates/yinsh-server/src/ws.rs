@@ -22,6 +22,8 @@ use crate::{Config, Ctx};
 const TABLES_PER_PLAYER: usize = 5;
 /// The shortest time between two whole lobby lists for one connection.
 const LOBBY_AGAIN: Duration = Duration::from_secs(2);
+/// Analyses one connection follows at once (more forget the earlier ones).
+const WATCHED: usize = 16;
 /// Refused messages in a row (over the rate limit) before the connection is closed.
 const STRIKES: u32 = 100;
 
@@ -66,6 +68,10 @@ struct Connection {
     lang: Lang,
     opened: HashMap<String, TableHandle>,
     lobby: Option<broadcast::Receiver<Arc<str>>>,
+    /// Analysis progress, once the connection watches a game's analysis.
+    analysis: Option<broadcast::Receiver<(i64, Arc<str>)>>,
+    /// The games whose analysis it watches.
+    watched: std::collections::HashSet<i64>,
     /// When the whole lobby list was last sent.
     lobby_sent: Option<Instant>,
     limit: RateLimit,
@@ -126,6 +132,8 @@ pub async fn serve(
         lang,
         opened: HashMap::new(),
         lobby: None,
+        analysis: None,
+        watched: std::collections::HashSet::new(),
         lobby_sent: None,
         strikes: 0,
     };
@@ -182,6 +190,11 @@ pub async fn serve(
                 Err(broadcast::error::RecvError::Lagged(_)) => c.send_lobby(),
                 Err(broadcast::error::RecvError::Closed) => c.lobby = None,
             },
+            update = recv_analysis(&mut c.analysis) => match update {
+                Ok((game, text)) if c.watched.contains(&game) => { c.conn.send(text); }
+                Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => {}
+                Err(broadcast::error::RecvError::Closed) => c.analysis = None,
+            },
             _ = kick.notified() => break,
             _ = &mut writer => {
                 writer_done = true;
@@ -206,6 +219,15 @@ pub async fn serve(
 async fn recv_lobby(
     rx: &mut Option<broadcast::Receiver<Arc<str>>>,
 ) -> Result<Arc<str>, broadcast::error::RecvError> {
+    match rx {
+        Some(rx) => rx.recv().await,
+        None => std::future::pending().await,
+    }
+}
+
+async fn recv_analysis(
+    rx: &mut Option<broadcast::Receiver<(i64, Arc<str>)>>,
+) -> Result<(i64, Arc<str>), broadcast::error::RecvError> {
     match rx {
         Some(rx) => rx.recv().await,
         None => std::future::pending().await,
@@ -458,6 +480,29 @@ impl Connection {
                     Some(table.clone()),
                     Msg::new("closed").arg("table", &table),
                 );
+                return Ok(());
+            }
+            Request::WatchAnalysis { game } => {
+                let job = self
+                    .ctx
+                    .store
+                    .analysis_job(crate::vocab::GameId(game))
+                    .await
+                    .map_err(|_| (None, Refusal::StoreUnavailable))?;
+                if self.analysis.is_none() {
+                    self.analysis = Some(self.ctx.analysis.events.subscribe());
+                }
+                // A page follows one analysis at a time, a few tabs' worth at most.
+                if self.watched.len() >= WATCHED {
+                    self.watched.clear();
+                }
+                self.watched.insert(game);
+                if let Some(job) = job {
+                    self.send(&ServerMessage::Analysis {
+                        state: crate::analysis::state_view(&job, None),
+                    });
+                }
+                self.reply(id, None, Msg::new("watching_analysis"));
                 return Ok(());
             }
             Request::Chat { table, text } if crate::command::is_challenge(&text) => {

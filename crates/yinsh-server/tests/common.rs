@@ -24,6 +24,8 @@ pub fn fast_config() -> Config {
         bots: None,
         rate_per_sec: 10_000,
         rate_burst: 10_000,
+        // Analysis workers only where a test asks for them (tests/analysis.rs).
+        analysis_workers: 0,
         ..Config::default()
     }
 }

@@ -2,6 +2,7 @@
 //! clients, both store backends.
 
 mod accounts;
+mod analysis;
 mod clocks;
 mod common;
 mod fairness;

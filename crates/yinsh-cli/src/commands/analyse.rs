@@ -1,12 +1,8 @@
 //! `yinsh analyse`: replays a game record with the engine watching. For each turn it
-//! prints the engine's evaluation after the turn and the action it preferred, then the
-//! decisions where the mover lost the most.
-//!
-//! Every position before a decision is searched once with the same limits. The best
-//! action's score is that search's score; the played action's score is the score of
-//! the search of the position after it (the same search as the next decision's, so
-//! each position is searched once), or the best score when the played action is the
-//! engine's choice. The drop is the difference, from the mover's point of view.
+//! prints the engine's evaluation after the turn, White's win chance, the action it
+//! preferred and the worst mark of the turn's decisions; then each player's summary
+//! (inaccuracies, mistakes, blunders, accuracy) and the decisions that gave away the
+//! most. The judging is `yinsh_engine::analysis`, the same as the server's analysis.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -15,14 +11,14 @@ use std::time::Duration;
 
 use anyhow::Context;
 use clap::Args;
+use yinsh::Color;
 use yinsh::notation::record::Record;
-use yinsh::{Action, Color, Position};
+use yinsh_engine::analysis::{Eval, Judged, Mark, analyse};
 use yinsh_engine::search::Searcher;
-use yinsh_engine::{Engine, Limits, Score};
+use yinsh_engine::{Limits, Score};
 
-/// Search depth when neither --depth nor --movetime is given: a second or so per game
-/// in a release build.
-const DEFAULT_DEPTH: u32 = 4;
+/// Search depth when neither --depth nor --movetime is given: the server's analyses'.
+const DEFAULT_DEPTH: u32 = yinsh_engine::analysis::DEPTH;
 
 /// Arguments of `yinsh analyse`.
 #[derive(Debug, Clone, Args)]
@@ -37,7 +33,7 @@ pub struct AnalyseArgs {
     pub movetime: Option<u64>,
 
     /// Search each position to this depth in decisions (placements and ring moves);
-    /// the default when --movetime is not given is 4.
+    /// the default when --movetime is not given is 6 (as the server's analyses).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=64))]
     pub depth: Option<u32>,
 
@@ -51,34 +47,12 @@ pub struct AnalyseArgs {
     pub threads: u16,
 }
 
-/// The engine's view of one position: its best action and the score for the player to
-/// act, or the result when the game is over.
-#[derive(Debug, Clone, Copy)]
-enum View {
-    Search { best: Action, score: Score },
-    Over { winner: Option<Color> },
-}
-
-/// One decision of the game, judged.
-struct Decision {
-    /// Turn number.
-    turn: u32,
-    mover: Color,
-    played: Action,
-    best: Action,
-    /// Scores for the mover.
-    best_score: Score,
-    played_score: Score,
-    drop: i64,
-}
-
 /// Reads, replays and annotates the record.
 pub fn run(args: &AnalyseArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let name = args.input.display();
     let text = super::read_input(&args.input)?;
     let record =
         Record::parse(&text).with_context(|| format!("cannot read the record '{name}'"))?;
-    let positions = record.positions()?;
     let turns = record.turns()?;
 
     let limits = match (args.movetime, args.depth) {
@@ -93,23 +67,15 @@ pub fn run(args: &AnalyseArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     };
     let mut engine = Searcher::new();
     engine.set_threads(usize::from(args.threads));
-    engine.new_game(record.rules);
     let stop = AtomicBool::new(false);
-    let views: Vec<View> = positions
-        .iter()
-        .map(|pos| match pos.outcome() {
-            Some(outcome) => View::Over {
-                winner: outcome.winner,
-            },
-            None => {
-                let result = engine.search(pos, &limits, &stop, &mut |_| {});
-                View::Search {
-                    best: result.best,
-                    score: result.info.score,
-                }
-            }
-        })
-        .collect();
+    let analysis = analyse(
+        &mut engine,
+        record.rules,
+        &record.actions,
+        &limits,
+        &stop,
+        &mut |_, _| {},
+    )?;
 
     let result = record
         .result
@@ -127,87 +93,75 @@ pub fn run(args: &AnalyseArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     };
     writeln!(
         out,
-        "search: {search} per position; evaluations in hundredths of a ring, white's view"
+        "search: {search} per position; evaluations in hundredths of a ring and win chances, \
+         white's view"
     )?;
     writeln!(out)?;
-    writeln!(out, "{:<30} {:<18} engine preferred", "turn", "eval after")?;
+    writeln!(
+        out,
+        "{:<30} {:<18} {:>5} {:<16} mark",
+        "turn", "eval after", "win", "engine preferred"
+    )?;
 
-    let mut decisions = Vec::new();
     let mut index = 0;
+    let mut turn_of = Vec::with_capacity(analysis.actions.len());
     for numbered in &turns {
         let first = index;
-        for &played in numbered.turn.actions() {
-            let before = &positions[index];
-            if let View::Search { best, score } = views[index]
-                && before.legal_actions().len() > 1
-            {
-                let mover = before.turn();
-                let played_score = if played == best {
-                    score
-                } else {
-                    score_for(mover, &positions[index + 1], views[index + 1])
-                };
-                decisions.push(Decision {
-                    turn: numbered.number,
-                    mover,
-                    played,
-                    best,
-                    best_score: score,
-                    played_score,
-                    drop: (value(score) - value(played_score)).max(0),
-                });
-            }
-            index += 1;
-        }
-        let after = match views[index] {
-            View::Over { winner } => match winner {
-                Some(Color::White) => "1-0".to_owned(),
-                Some(Color::Black) => "0-1".to_owned(),
-                None => "1/2-1/2".to_owned(),
-            },
-            View::Search { score, .. } => {
-                let white = if positions[index].turn() == Color::White {
-                    score
-                } else {
-                    negate(score)
-                };
-                white_view(white)
-            }
-        };
-        let preferred = match views[first] {
-            View::Search { best, .. } => best.to_string(),
-            View::Over { .. } => "-".to_owned(),
-        };
+        index += numbered.turn.actions().len();
+        turn_of.extend(std::iter::repeat_n(numbered.number, index - first));
+        let judged = &analysis.actions[first..index];
+        let after = judged.last().map_or(analysis.start, |j| j.after);
+        let preferred = judged
+            .first()
+            .and_then(|j| j.best)
+            .map_or_else(|| "-".to_owned(), |a| a.to_string());
+        let mark = judged.iter().filter_map(|j| j.mark).max();
         writeln!(
             out,
-            "{:<30} {:<18} {preferred}",
+            "{:<30} {:<18} {:>4.0}% {:<16} {}",
             numbered.to_string(),
-            after
+            eval_text(after),
+            after.white_chance() * 100.0,
+            preferred,
+            mark.map_or("", Mark::name)
         )?;
     }
 
     writeln!(out)?;
-    decisions.sort_by_key(|d| (std::cmp::Reverse(d.drop), d.turn));
-    let worst: Vec<&Decision> = decisions
+    for color in [Color::White, Color::Black] {
+        let s = analysis.summary[color];
+        writeln!(
+            out,
+            "{color}: {} inaccuracies, {} mistakes, {} blunders, accuracy {:.0}%",
+            s.inaccuracies, s.mistakes, s.blunders, s.accuracy
+        )?;
+    }
+    writeln!(out)?;
+    let mut worst: Vec<(usize, &Judged)> = analysis
+        .actions
         .iter()
-        .filter(|d| d.drop > 0)
-        .take(args.blunders)
+        .enumerate()
+        .filter(|(_, j)| j.loss > 0.0)
         .collect();
+    worst.sort_by(|a, b| b.1.loss.total_cmp(&a.1.loss).then(a.0.cmp(&b.0)));
     if worst.is_empty() {
         writeln!(out, "no drops: every decision matched the engine's choice")?;
     } else {
-        writeln!(out, "biggest drops (scores from the mover's view):")?;
-        for d in worst {
+        writeln!(out, "biggest drops (the mover's win chance given away):")?;
+        for (ply, j) in worst.into_iter().take(args.blunders) {
+            let better = j.best.map_or_else(|| "-".to_owned(), |a| a.to_string());
+            let mark = j
+                .mark
+                .map_or_else(String::new, |m| format!(", a {}", m.name()));
             writeln!(
                 out,
-                "  turn {} ({}): played {} ({}), better {} ({}), drop {}",
-                d.turn,
-                d.mover,
-                d.played,
-                mover_view(d.played_score),
-                d.best,
-                mover_view(d.best_score),
-                drop_text(d)
+                "  turn {} ({}): played {} ({}), better {}, {:.0}% lost{mark}",
+                turn_of[ply],
+                j.mover,
+                j.played,
+                eval_text(j.after),
+                better,
+                j.loss * 100.0
             )?;
         }
     }
@@ -224,61 +178,15 @@ fn rules_name(record: &Record) -> String {
     }
 }
 
-/// The score of the position `after` (with its view) for `mover`.
-fn score_for(mover: Color, after: &Position, view: View) -> Score {
-    match view {
-        // The game ended with the action: a win or loss in one action, or a draw.
-        View::Over { winner } => match winner {
-            Some(w) if w == mover => Score::Win(1),
-            Some(_) => Score::Win(-1),
-            None => Score::Cp(0),
-        },
-        View::Search { score, .. } if after.turn() == mover => score,
-        View::Search { score, .. } => negate(score),
-    }
-}
-
-fn negate(score: Score) -> Score {
-    match score {
-        Score::Cp(cp) => Score::Cp(-cp),
-        Score::Win(n) => Score::Win(-n),
-    }
-}
-
-/// A number that orders scores: forced wins above every evaluation, sooner wins higher.
-fn value(score: Score) -> i64 {
-    const DECIDED: i64 = 1_000_000;
-    match score {
-        Score::Cp(cp) => i64::from(cp),
-        Score::Win(n) if n >= 0 => DECIDED - i64::from(n),
-        Score::Win(n) => -DECIDED - i64::from(n),
-    }
-}
-
-fn white_view(score: Score) -> String {
-    match score {
-        Score::Cp(cp) => format!("{cp:+}"),
-        Score::Win(n) if n >= 0 => format!("white wins in {n}"),
-        Score::Win(n) => format!("black wins in {}", -n),
-    }
-}
-
-fn mover_view(score: Score) -> String {
-    match score {
-        Score::Cp(cp) => format!("{cp:+}"),
-        Score::Win(n) if n >= 0 => format!("wins in {n}"),
-        Score::Win(n) => format!("loses in {}", -n),
-    }
-}
-
-fn drop_text(d: &Decision) -> String {
-    match (d.best_score, d.played_score) {
-        (Score::Cp(a), Score::Cp(b)) => (a - b).to_string(),
-        (Score::Win(a), Score::Win(b)) if a > 0 && b > 0 => "a slower win".to_owned(),
-        (Score::Win(a), Score::Win(b)) if a < 0 && b < 0 => "a quicker loss".to_owned(),
-        (Score::Win(a), _) if a > 0 => "a forced win missed".to_owned(),
-        (_, Score::Win(b)) if b < 0 => "a forced loss allowed".to_owned(),
-        _ => "decisive".to_owned(),
+/// A position's evaluation for White in words: `+35`, `white wins in 3`, `1-0`.
+fn eval_text(eval: Eval) -> String {
+    match eval {
+        Eval::Score(Score::Cp(cp)) => format!("{cp:+}"),
+        Eval::Score(Score::Win(n)) if n >= 0 => format!("white wins in {n}"),
+        Eval::Score(Score::Win(n)) => format!("black wins in {}", -n),
+        Eval::Over(Some(Color::White)) => "1-0".to_owned(),
+        Eval::Over(Some(Color::Black)) => "0-1".to_owned(),
+        Eval::Over(None) => "1/2-1/2".to_owned(),
     }
 }
 
@@ -287,43 +195,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn scores_order_wins_above_evaluations() {
-        let order = [
-            Score::Win(-1),
-            Score::Win(-5),
-            Score::Cp(-300),
-            Score::Cp(0),
-            Score::Cp(250),
-            Score::Win(7),
-            Score::Win(2),
-        ];
-        for pair in order.windows(2) {
-            assert!(value(pair[0]) < value(pair[1]), "{pair:?}");
-        }
-        assert_eq!(negate(Score::Win(3)), Score::Win(-3));
-        assert_eq!(white_view(Score::Win(-3)), "black wins in 3");
-        assert_eq!(mover_view(Score::Cp(12)), "+12");
-    }
-
-    #[test]
-    fn drops_in_words() {
-        let decision = |best_score, played_score| Decision {
-            turn: 1,
-            mover: Color::White,
-            played: Action::Pass,
-            best: Action::Pass,
-            best_score,
-            played_score,
-            drop: 0,
-        };
-        for (best, played, text) in [
-            (Score::Cp(40), Score::Cp(-95), "135"),
-            (Score::Win(3), Score::Cp(10), "a forced win missed"),
-            (Score::Win(3), Score::Win(5), "a slower win"),
-            (Score::Cp(0), Score::Win(-4), "a forced loss allowed"),
-            (Score::Win(-8), Score::Win(-7), "a quicker loss"),
-        ] {
-            assert_eq!(drop_text(&decision(best, played)), text);
-        }
+    fn evaluations_in_words() {
+        assert_eq!(eval_text(Eval::Score(Score::Cp(12))), "+12");
+        assert_eq!(eval_text(Eval::Score(Score::Cp(-3))), "-3");
+        assert_eq!(eval_text(Eval::Score(Score::Win(-3))), "black wins in 3");
+        assert_eq!(eval_text(Eval::Score(Score::Win(2))), "white wins in 2");
+        assert_eq!(eval_text(Eval::Over(None)), "1/2-1/2");
     }
 }

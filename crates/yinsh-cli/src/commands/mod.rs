@@ -12,6 +12,7 @@ pub mod perft;
 pub mod play;
 pub mod serve;
 pub mod show;
+pub mod worker;
 
 use std::io::Read;
 use std::path::Path;

@@ -31,6 +31,18 @@ pub struct ServeArgs {
     /// the built-in engine, e.g. `--engine "yinsh engine --baseline"`.
     #[arg(long, value_name = "COMMAND")]
     engine: Option<String>,
+    /// Analysis workers in this process, each one engine thread (0: only remote
+    /// workers analyse).
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    analysis_workers: usize,
+    /// The depth analyses search to, in decisions (even depths: docs/engine.md).
+    #[arg(long, default_value_t = yinsh_server::analysis::DEPTH, value_name = "N",
+          value_parser = clap::value_parser!(u32).range(1..=12))]
+    analysis_depth: u32,
+    /// The key remote analysis workers (`yinsh worker --key`) must give; without it
+    /// the server takes no remote workers.
+    #[arg(long, env = "YINSH_WORKER_KEY", value_name = "KEY")]
+    worker_key: Option<String>,
 }
 
 /// Runs the server until Ctrl-C or SIGTERM.
@@ -62,6 +74,9 @@ async fn serve(args: &ServeArgs, out: &mut dyn Write) -> anyhow::Result<()> {
             (Some(command), false) => Some(external_bots(command.clone())),
             (None, false) => Some(yinsh_server::builtin_bots()),
         },
+        analysis_workers: args.analysis_workers,
+        analysis_depth: args.analysis_depth,
+        worker_key: args.worker_key.clone().filter(|k| !k.is_empty()),
         ..yinsh_server::Config::default()
     };
     let server = yinsh_server::Server::new(store, config).await?;

@@ -25,6 +25,7 @@ use crate::vocab::{GameId, Level};
 use crate::{Config, Ctx};
 
 mod account;
+mod analysis;
 mod player;
 
 #[derive(Clone)]
@@ -56,6 +57,7 @@ pub fn router(ctx: Ctx, config: Config) -> Router {
         .route("/api/session/rotate", post(rotate_session))
         .merge(account::routes())
         .merge(player::routes())
+        .merge(analysis::routes())
         .route("/api/archive", get(archive))
         .route("/api/archive/{id}", get(archived_game))
         .route("/api/archive/{id}/record", get(record))

@@ -403,6 +403,102 @@ pub struct Tally {
     pub losses: u32,
 }
 
+/// Where an analysis job is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JobState {
+    /// Waiting for a worker.
+    Queued,
+    /// A worker holds it under a lease.
+    Running,
+    /// Analysed: the result is there.
+    Done,
+    /// Given up after too many attempts.
+    Failed,
+}
+
+impl JobState {
+    /// `queued`, `running`, `done`, `failed`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            JobState::Queued => "queued",
+            JobState::Running => "running",
+            JobState::Done => "done",
+            JobState::Failed => "failed",
+        }
+    }
+
+    fn from_name(name: &str) -> Option<JobState> {
+        [
+            JobState::Queued,
+            JobState::Running,
+            JobState::Done,
+            JobState::Failed,
+        ]
+        .into_iter()
+        .find(|s| s.name() == name)
+    }
+}
+
+/// The computer analysis of one archived game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AnalysisJob {
+    /// The game.
+    pub game: GameId,
+    /// Where it is.
+    pub state: JobState,
+    /// When it was asked for, in milliseconds since 1970.
+    pub requested_at: i64,
+    /// The worker holding it (while running).
+    pub worker: Option<String>,
+    /// Until when the worker holds it, in milliseconds since 1970.
+    pub lease_until: Option<i64>,
+    /// Workers it was given to so far.
+    pub attempts: u32,
+    /// Positions searched so far, as the worker last said.
+    pub done: u32,
+    /// Positions to search.
+    pub total: u32,
+    /// The engine that analysed it (name and version).
+    pub engine: Option<String>,
+    /// Its settings (`depth 4`).
+    pub settings: Option<String>,
+    /// The engine's view of every position (JSON), once done.
+    pub result: Option<String>,
+    /// When it was done, in milliseconds since 1970.
+    pub finished_at: Option<i64>,
+}
+
+/// An analysis given to a worker: who, until when, at what time.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Lease<'a> {
+    /// The worker's name.
+    pub worker: &'a str,
+    /// Now, in milliseconds since 1970.
+    pub now: i64,
+    /// Until when it holds the job.
+    pub until: i64,
+}
+
+/// What a worker hands in for the job it holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AnalysisDone<'a> {
+    /// The engine (name and version).
+    pub engine: &'a str,
+    /// Its settings.
+    pub settings: &'a str,
+    /// The views of every position, as JSON.
+    pub result: &'a str,
+    /// When, in milliseconds since 1970.
+    pub at: i64,
+}
+
+/// Workers a job is given to before it is given up.
+pub const ANALYSIS_ATTEMPTS: u32 = 3;
+
+fn analysis_default<T: Send + 'static>() -> StoreFuture<'static, T> {
+    Box::pin(async { Err(StoreError::unavailable("this store has no analysis")) })
+}
+
 /// A search of the archive.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ArchiveQuery {
@@ -561,6 +657,71 @@ pub trait Store: Send + Sync + 'static {
     ) -> StoreFuture<'a, Vec<(Player, CategoryRating)>> {
         let _ = (category, deviation, games, limit);
         Box::pin(async { Err(StoreError::unavailable("this store has no ratings")) })
+    }
+
+    /// Asks for the analysis of the finished, logged game `game` at `now`: its job (the
+    /// one there is, if it was asked for before); `None` for a game that is not in the
+    /// archive.
+    fn request_analysis(&self, game: GameId, now: i64) -> StoreFuture<'_, Option<AnalysisJob>> {
+        let _ = (game, now);
+        analysis_default()
+    }
+
+    /// The analysis job of `game`, if one was asked for.
+    fn analysis_job(&self, game: GameId) -> StoreFuture<'_, Option<AnalysisJob>> {
+        let _ = game;
+        analysis_default()
+    }
+
+    /// Gives the oldest job waiting (or whose lease ran out) to `lease.worker` until
+    /// `lease.until`; jobs given out [`ANALYSIS_ATTEMPTS`] times are failed instead.
+    /// `None` when no job waits.
+    fn acquire_analysis<'a>(
+        &'a self,
+        lease: &'a Lease<'a>,
+    ) -> StoreFuture<'a, Option<AnalysisJob>> {
+        let _ = lease;
+        analysis_default()
+    }
+
+    /// `lease.worker` has searched `done` of `total` positions of `game` and holds it
+    /// until `lease.until`; `false` (and nothing changed) when it does not hold it.
+    fn analysis_progress<'a>(
+        &'a self,
+        game: GameId,
+        lease: &'a Lease<'a>,
+        done: u32,
+        total: u32,
+    ) -> StoreFuture<'a, bool> {
+        let _ = (game, lease, done, total);
+        analysis_default()
+    }
+
+    /// `worker` hands in the analysis of `game`; `false` (and nothing changed) when it
+    /// does not hold the job (its lease ran out and another worker has it, or it is
+    /// done).
+    fn finish_analysis<'a>(
+        &'a self,
+        game: GameId,
+        worker: &'a str,
+        done: &'a AnalysisDone<'a>,
+    ) -> StoreFuture<'a, bool> {
+        let _ = (game, worker, done);
+        analysis_default()
+    }
+
+    /// `worker` could not analyse `game`: the job waits for another worker (or fails
+    /// after [`ANALYSIS_ATTEMPTS`]).
+    fn abandon_analysis<'a>(&'a self, game: GameId, worker: &'a str) -> StoreFuture<'a, ()> {
+        let _ = (game, worker);
+        analysis_default()
+    }
+
+    /// Gives back the running jobs of the workers whose names start with `prefix` (the
+    /// in-process workers of a server that was stopped or killed): they wait again.
+    fn release_analysis<'a>(&'a self, prefix: &'a str) -> StoreFuture<'a, u64> {
+        let _ = prefix;
+        analysis_default()
     }
 
     /// The colours `player` had in their last `n` games, newest first.

@@ -1,0 +1,229 @@
+//! `yinsh worker`: a remote analysis worker. It asks the server for a job
+//! (`POST /api/worker/acquire`), analyses the game with the built-in engine on one
+//! thread, reports progress (which renews its lease) and hands the result in
+//! (docs/protocol.md, "Analysis workers"). It waits a while when there is no work, and
+//! tries again after a network error; a job whose lease ran out goes to another worker
+//! (this one's result is then refused, and it moves on).
+
+use std::io::Write;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, bail};
+use clap::Args;
+use http_body_util::{BodyExt, Full};
+use hyper::Request;
+use hyper::body::Bytes;
+use hyper_util::rt::TokioIo;
+use serde_json::{Value, json};
+use yinsh_server::protocol::WorkJob;
+
+/// Arguments of `yinsh worker`.
+#[derive(Debug, Args)]
+pub struct WorkerArgs {
+    /// The server, `http://host:port`.
+    #[arg(long, value_name = "URL")]
+    server: String,
+    /// The server's worker key (`yinsh serve --worker-key`).
+    #[arg(long, env = "YINSH_WORKER_KEY", value_name = "KEY")]
+    key: String,
+    /// This worker's name, as the server's jobs record it (1–64 letters, digits, `-`,
+    /// `_`, `.`; default: `worker-` and the process id).
+    #[arg(long, value_name = "NAME")]
+    name: Option<String>,
+    /// Seconds to wait before asking again when there is no work.
+    #[arg(long, default_value_t = 5, value_name = "S")]
+    idle: u64,
+    /// Stop when there is no work left (instead of waiting for more).
+    #[arg(long)]
+    until_idle: bool,
+}
+
+/// The server's address: host and port of an `http://` URL.
+fn authority(url: &str) -> anyhow::Result<String> {
+    let Some(rest) = url.strip_prefix("http://") else {
+        bail!(
+            "the server must be an http:// URL (run a remote worker over a TLS tunnel or \
+             a private network): '{url}'"
+        );
+    };
+    let host = rest.trim_end_matches('/');
+    if host.is_empty() || host.contains('/') {
+        bail!("the server is http://host:port, without a path: '{url}'");
+    }
+    Ok(if host.contains(':') {
+        host.to_owned()
+    } else {
+        format!("{host}:80")
+    })
+}
+
+/// One HTTP exchange with the server: the status and the JSON answer (null when
+/// empty).
+async fn post(addr: &str, key: &str, path: &str, body: &Value) -> anyhow::Result<(u16, Value)> {
+    let stream = tokio::net::TcpStream::connect(addr)
+        .await
+        .with_context(|| format!("cannot reach {addr}"))?;
+    let (mut sender, conn) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
+        .await
+        .context("the HTTP handshake failed")?;
+    tokio::spawn(conn);
+    let request = Request::post(path)
+        .header("host", addr)
+        .header("authorization", format!("Bearer {key}"))
+        .header("content-type", "application/json")
+        .body(Full::new(Bytes::from(body.to_string())))?;
+    let response = sender.send_request(request).await.context("no answer")?;
+    let status = response.status().as_u16();
+    let bytes = response.into_body().collect().await?.to_bytes();
+    let value = if bytes.is_empty() {
+        Value::Null
+    } else {
+        serde_json::from_slice(&bytes).unwrap_or(Value::Null)
+    };
+    Ok((status, value))
+}
+
+/// What one round of asking gave.
+enum Round {
+    /// A job was analysed (and handed in, or refused as stale).
+    Worked,
+    /// No job waits.
+    Idle,
+}
+
+/// Runs the worker until interrupted (or, with `--until-idle`, until no work is left).
+pub fn run(args: &WorkerArgs, out: &mut dyn Write) -> anyhow::Result<()> {
+    let addr = authority(&args.server)?;
+    let name = args
+        .name
+        .clone()
+        .unwrap_or_else(|| format!("worker-{}", std::process::id()));
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    writeln!(out, "analysis worker {name} for http://{addr}")?;
+    out.flush()?;
+    let mut failures = 0u32;
+    loop {
+        match runtime.block_on(round(&addr, &args.key, &name, out)) {
+            Ok(Round::Worked) => failures = 0,
+            Ok(Round::Idle) if args.until_idle => return Ok(()),
+            Ok(Round::Idle) => std::thread::sleep(Duration::from_secs(args.idle)),
+            Err(e) => {
+                // A key the server refuses will not get better: say so and stop.
+                if e.to_string().contains("401") {
+                    return Err(e);
+                }
+                failures += 1;
+                writeln!(out, "error: {e:#}; trying again")?;
+                out.flush()?;
+                let wait = Duration::from_secs(u64::from(failures.min(6)) * 5);
+                std::thread::sleep(wait);
+            }
+        }
+    }
+}
+
+/// Asks for one job and works it.
+async fn round(addr: &str, key: &str, name: &str, out: &mut dyn Write) -> anyhow::Result<Round> {
+    let (status, answer) =
+        post(addr, key, "/api/worker/acquire", &json!({ "worker": name })).await?;
+    match status {
+        200 => {}
+        204 => return Ok(Round::Idle),
+        _ => bail!(
+            "the server refused to give work ({status}): {}",
+            answer["error"]
+        ),
+    }
+    let job: WorkJob = serde_json::from_value(answer).context("an unreadable job")?;
+    writeln!(
+        out,
+        "game {}: {} actions at depth {}",
+        job.game,
+        job.actions.len(),
+        job.depth
+    )?;
+    out.flush()?;
+    let started = Instant::now();
+    // The search runs on its own thread; progress comes back to be reported.
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<(usize, usize)>();
+    let work = job.clone();
+    let search = tokio::task::spawn_blocking(move || {
+        yinsh_server::analysis::analyse_job(&work, &mut |done, total| {
+            let _ = tx.send((done, total));
+        })
+    });
+    let progress_path = format!("/api/worker/{}/progress", job.game);
+    let mut last = Instant::now();
+    let mut stale = false;
+    while let Some((done, total)) = rx.recv().await {
+        if last.elapsed() < Duration::from_secs(2) && done < total {
+            continue;
+        }
+        last = Instant::now();
+        let body = json!({ "worker": name, "done": done, "total": total });
+        if let Ok((409, _)) = post(addr, key, &progress_path, &body).await {
+            stale = true;
+        }
+    }
+    let result = search.await?.map_err(anyhow::Error::msg)?;
+    if stale {
+        writeln!(
+            out,
+            "game {}: the lease ran out; another worker has it",
+            job.game
+        )?;
+        return Ok(Round::Worked);
+    }
+    let body = json!({ "worker": name, "result": result });
+    let (status, answer) = post(
+        addr,
+        key,
+        &format!("/api/worker/{}/result", job.game),
+        &body,
+    )
+    .await?;
+    match status {
+        200 => writeln!(
+            out,
+            "game {}: analysed in {:.1} s",
+            job.game,
+            started.elapsed().as_secs_f64()
+        )?,
+        409 => writeln!(
+            out,
+            "game {}: the lease ran out; another worker has it",
+            job.game
+        )?,
+        _ => bail!(
+            "the server refused the result of game {} ({status}): {}",
+            job.game,
+            answer["error"]
+        ),
+    }
+    out.flush()?;
+    Ok(Round::Worked)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn servers_are_http_host_and_port() {
+        assert_eq!(
+            authority("http://127.0.0.1:8080").unwrap(),
+            "127.0.0.1:8080"
+        );
+        assert_eq!(
+            authority("http://yinsh.example/").unwrap(),
+            "yinsh.example:80"
+        );
+        assert!(authority("https://yinsh.example").is_err());
+        assert!(authority("http://yinsh.example/api").is_err());
+        assert!(authority("yinsh.example:80").is_err());
+    }
+}

@@ -1,0 +1,455 @@
+//! Computer analysis of archived games: durable jobs (one per game, in the store),
+//! workers that pull them under a lease — in this process by default, or remote
+//! (`yinsh worker`, over HTTP) — and the results as players see them.
+//!
+//! A worker hands in the engine's view of every position (`WorkView`s); the server
+//! checks them against the game ([`analysis::check_views`]) and stores them; marks,
+//! losses and accuracies are judged from them when the result is read
+//! ([`analysis::judge`]), by the same code as `yinsh analyse`.
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use tokio::sync::{Notify, broadcast, mpsc};
+use yinsh::{Action, Color};
+use yinsh_engine::analysis::{self, Eval, PositionView};
+use yinsh_engine::search::Searcher;
+use yinsh_engine::{Limits, Score};
+
+use crate::Ctx;
+use crate::game::{replay_stored, rules_of};
+use crate::protocol::{
+    ActionAnalysis, AnalysisResult, AnalysisState, AnalysisSummary, EvalView, Pair, ServerMessage,
+    WorkJob, WorkResult, WorkView,
+};
+use crate::store::{AnalysisDone, AnalysisJob, JobState, Lease, StoredGame};
+use crate::table::to_text;
+use crate::vocab::GameId;
+
+/// The search depth of an analysis, in decisions, unless configured otherwise.
+pub const DEPTH: u32 = analysis::DEPTH;
+/// How long a worker holds a job without a word, unless configured otherwise; each
+/// progress report renews it.
+pub const LEASE: Duration = Duration::from_secs(60);
+/// The names of this server's in-process workers start so (`local-0`, …): on start,
+/// their jobs left running by a stopped or killed process wait again.
+pub const LOCAL: &str = "local-";
+/// How often an in-process worker reports progress (to the store and the watchers).
+const REPORT_EVERY: Duration = Duration::from_millis(500);
+/// How often an idle in-process worker looks for jobs whose lease ran out.
+const LOOK_AGAIN: Duration = Duration::from_secs(30);
+
+/// The engine that analyses, as results name it.
+pub fn engine_name() -> String {
+    format!("yinsh-engine {}", env!("CARGO_PKG_VERSION"))
+}
+
+/// The settings of an analysis at `depth`, as results name them.
+pub fn settings(depth: u32) -> String {
+    format!("depth {depth}")
+}
+
+/// What the analysis side of the server shares: a bell for the workers when a job is
+/// asked for, and progress for the pages watching a job.
+#[derive(Clone)]
+pub struct Hub {
+    /// Rung when a job is queued.
+    pub queued: Arc<Notify>,
+    /// `(game, analysis message)` for the connections watching that game.
+    pub events: broadcast::Sender<(i64, Arc<str>)>,
+}
+
+impl Default for Hub {
+    fn default() -> Hub {
+        Hub {
+            queued: Arc::new(Notify::new()),
+            events: broadcast::channel(256).0,
+        }
+    }
+}
+
+impl Hub {
+    /// Tells the watchers of `job`'s game where it is.
+    pub fn announce(&self, job: &AnalysisJob) {
+        let msg = ServerMessage::Analysis {
+            state: state_view(job, None),
+        };
+        let _ = self.events.send((job.game.0, to_text(&msg)));
+    }
+}
+
+/// A score as two optional fields: `(cp, win)`.
+fn score_fields(score: Score) -> (Option<i32>, Option<i32>) {
+    match score {
+        Score::Cp(cp) => (Some(cp), None),
+        Score::Win(n) => (None, Some(n)),
+    }
+}
+
+/// A score read back from its two fields: exactly one, and a forced result not in 0.
+fn score_of(cp: Option<i32>, win: Option<i32>) -> Result<Score, String> {
+    match (cp, win) {
+        (Some(cp), None) => Ok(Score::Cp(cp)),
+        (None, Some(n)) if n != 0 => Ok(Score::Win(n)),
+        _ => Err("a score is a cp or a win (not 0), not both".to_owned()),
+    }
+}
+
+/// A view as a worker sends it.
+pub fn to_work_view(view: &PositionView) -> WorkView {
+    match view {
+        PositionView::Search {
+            best,
+            line,
+            score,
+            shallow,
+        } => {
+            let (cp, win) = score_fields(*score);
+            let (shallow_cp, shallow_win) = score_fields(*shallow);
+            WorkView {
+                best: Some(best.to_string()),
+                line: line.iter().map(Action::to_string).collect(),
+                cp,
+                win,
+                shallow_cp,
+                shallow_win,
+                over: None,
+            }
+        }
+        PositionView::Over(winner) => WorkView {
+            best: None,
+            line: Vec::new(),
+            cp: None,
+            win: None,
+            shallow_cp: None,
+            shallow_win: None,
+            over: Some(winner_name(*winner).to_owned()),
+        },
+    }
+}
+
+fn winner_name(winner: Option<Color>) -> &'static str {
+    match winner {
+        Some(Color::White) => "white",
+        Some(Color::Black) => "black",
+        None => "draw",
+    }
+}
+
+/// A worker's view read back; an error says what is wrong with it.
+pub fn from_work_view(view: &WorkView) -> Result<PositionView, String> {
+    let action = |t: &str| t.parse::<Action>().map_err(|e| format!("'{t}': {e}"));
+    match view {
+        WorkView {
+            over: Some(over),
+            best: None,
+            cp: None,
+            win: None,
+            shallow_cp: None,
+            shallow_win: None,
+            line,
+        } if line.is_empty() => Ok(PositionView::Over(match over.as_str() {
+            "white" => Some(Color::White),
+            "black" => Some(Color::Black),
+            "draw" => None,
+            other => return Err(format!("'{other}' is not white, black or draw")),
+        })),
+        WorkView {
+            over: None,
+            best: Some(best),
+            line,
+            ..
+        } => Ok(PositionView::Search {
+            best: action(best)?,
+            line: line.iter().map(|t| action(t)).collect::<Result<_, _>>()?,
+            score: score_of(view.cp, view.win)?,
+            shallow: score_of(view.shallow_cp, view.shallow_win)?,
+        }),
+        _ => Err("a view is a best action with its scores, or over".to_owned()),
+    }
+}
+
+/// The actions of a stored game (as the archive reads them).
+fn actions_of(game: &StoredGame) -> Result<Vec<Action>, String> {
+    Ok(replay_stored(&game.game.options, &game.actions)?
+        .into_iter()
+        .map(|r| r.action)
+        .collect())
+}
+
+/// Checks `views` against `game` and gives them as stored (JSON).
+pub fn checked(game: &StoredGame, views: &[WorkView]) -> Result<String, String> {
+    let rules = rules_of(&game.game.options);
+    let actions = actions_of(game)?;
+    let positions = analysis::positions(rules, &actions).map_err(|e| e.to_string())?;
+    let read = views
+        .iter()
+        .map(from_work_view)
+        .collect::<Result<Vec<_>, _>>()?;
+    analysis::check_views(&positions, &read)?;
+    serde_json::to_string(views).map_err(|e| e.to_string())
+}
+
+fn eval_view(eval: Eval) -> EvalView {
+    let (cp, win, over) = match eval {
+        Eval::Score(Score::Cp(cp)) => (Some(cp), None, None),
+        Eval::Score(Score::Win(n)) => (None, Some(n), None),
+        Eval::Over(winner) => (None, None, Some(winner_name(winner).to_owned())),
+    };
+    EvalView {
+        cp,
+        win,
+        over,
+        white_chance: eval.white_chance(),
+    }
+}
+
+/// The result of a done `job` of `game` as players see it, judged from the stored
+/// views.
+pub fn result_view(job: &AnalysisJob, game: &StoredGame) -> Result<AnalysisResult, String> {
+    let stored = job.result.as_deref().ok_or("the analysis is not done")?;
+    let views: Vec<WorkView> = serde_json::from_str(stored).map_err(|e| e.to_string())?;
+    let views = views
+        .iter()
+        .map(from_work_view)
+        .collect::<Result<Vec<_>, _>>()?;
+    let actions = actions_of(game)?;
+    let positions =
+        analysis::positions(rules_of(&game.game.options), &actions).map_err(|e| e.to_string())?;
+    analysis::check_views(&positions, &views)?;
+    let judged = analysis::judge(&positions, &actions, &views);
+    let summary = |c: Color| {
+        let s = judged.summary[c];
+        AnalysisSummary {
+            inaccuracies: s.inaccuracies,
+            mistakes: s.mistakes,
+            blunders: s.blunders,
+            accuracy: (s.accuracy * 10.0).round() / 10.0,
+        }
+    };
+    Ok(AnalysisResult {
+        engine: job.engine.clone().unwrap_or_default(),
+        settings: job.settings.clone().unwrap_or_default(),
+        start: eval_view(judged.start),
+        actions: judged
+            .actions
+            .iter()
+            .map(|j| ActionAnalysis {
+                action: j.played.to_string(),
+                best: j.best.map(|b| b.to_string()),
+                line: j.line.iter().map(Action::to_string).collect(),
+                eval: eval_view(j.after),
+                loss: (j.loss * 1000.0).round() / 1000.0,
+                mark: j.mark.map(|m| m.name().to_owned()),
+            })
+            .collect(),
+        summary: Pair {
+            white: summary(Color::White),
+            black: summary(Color::Black),
+        },
+    })
+}
+
+/// Where `job` is, with its result when done and `game` is given.
+pub fn state_view(job: &AnalysisJob, game: Option<&StoredGame>) -> AnalysisState {
+    let result = match (job.state, game) {
+        (JobState::Done, Some(g)) => match result_view(job, g) {
+            Ok(r) => Some(r),
+            Err(e) => {
+                tracing::error!(game = %job.game, "a stored analysis cannot be read: {e}");
+                None
+            }
+        },
+        _ => None,
+    };
+    AnalysisState {
+        game: job.game.0,
+        state: job.state.name().to_owned(),
+        done: job.done,
+        total: job.total,
+        result,
+    }
+}
+
+/// The job for a worker: the game's rules and actions, the depth, the lease.
+pub fn work_job(job: &AnalysisJob, game: &StoredGame, depth: u32) -> Result<WorkJob, String> {
+    Ok(WorkJob {
+        game: job.game.0,
+        options: game.game.options.clone(),
+        actions: actions_of(game)?.iter().map(Action::to_string).collect(),
+        depth,
+        lease_until: job.lease_until.unwrap_or_default(),
+    })
+}
+
+/// Analyses `job` (`depth`, the actions, the rules) with the built-in engine on one
+/// thread: the views of every position. `progress` hears how many of all are done.
+pub fn analyse_job(
+    job: &WorkJob,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<WorkResult, String> {
+    let rules = rules_of(&job.options);
+    let actions = job
+        .actions
+        .iter()
+        .map(|t| t.parse::<Action>().map_err(|e| format!("'{t}': {e}")))
+        .collect::<Result<Vec<_>, _>>()?;
+    let positions = analysis::positions(rules, &actions).map_err(|e| e.to_string())?;
+    let mut engine = Searcher::new();
+    let limits = Limits {
+        depth: Some(job.depth),
+        ..Limits::default()
+    };
+    let stop = AtomicBool::new(false);
+    let views =
+        analysis::search_positions(&mut engine, rules, &positions, &limits, &stop, progress)
+            .map_err(|e| e.to_string())?;
+    Ok(WorkResult {
+        engine: engine_name(),
+        depth: job.depth,
+        views: views.iter().map(to_work_view).collect(),
+    })
+}
+
+/// Why a worker's result was refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Refused {
+    /// The worker does not hold this job (its lease ran out, or it is done).
+    NotHeld,
+    /// The result does not fit the game.
+    Bad(String),
+    /// The store failed.
+    Store,
+}
+
+/// Takes `worker`'s `result` for the job of `game`, once checked against the game.
+pub async fn submit(
+    ctx: &Ctx,
+    game: GameId,
+    worker: &str,
+    result: &WorkResult,
+) -> Result<AnalysisJob, Refused> {
+    let store = ctx.store.as_ref();
+    let job = store
+        .analysis_job(game)
+        .await
+        .map_err(|_| Refused::Store)?
+        .filter(|j| j.state == JobState::Running && j.worker.as_deref() == Some(worker))
+        .ok_or(Refused::NotHeld)?;
+    let stored = store
+        .game(game)
+        .await
+        .map_err(|_| Refused::Store)?
+        .ok_or(Refused::NotHeld)?;
+    let views = checked(&stored, &result.views).map_err(Refused::Bad)?;
+    if result.depth == 0 || result.engine.trim().is_empty() || result.engine.len() > 100 {
+        return Err(Refused::Bad(
+            "a result names its engine and depth".to_owned(),
+        ));
+    }
+    let done = AnalysisDone {
+        engine: &result.engine,
+        settings: &settings(result.depth),
+        result: &views,
+        at: crate::now_ms(),
+    };
+    if !store
+        .finish_analysis(game, worker, &done)
+        .await
+        .map_err(|_| Refused::Store)?
+    {
+        return Err(Refused::NotHeld);
+    }
+    let job = AnalysisJob {
+        state: JobState::Done,
+        done: job.total,
+        ..job
+    };
+    ctx.analysis.announce(&job);
+    Ok(job)
+}
+
+/// Gives back the jobs this server's in-process workers held when it stopped, then
+/// starts `n` of them, each analysing at `depth` on one engine thread.
+pub async fn start_workers(ctx: &Ctx, n: usize, depth: u32) {
+    match ctx.store.release_analysis(LOCAL).await {
+        Ok(0) | Err(_) => {}
+        Ok(n) => tracing::info!("{n} analyses left running by the last run wait again"),
+    }
+    for i in 0..n {
+        let ctx = ctx.clone();
+        let name = format!("{LOCAL}{i}");
+        tokio::spawn(async move { work(ctx, name, depth).await });
+    }
+}
+
+/// One in-process worker: takes jobs while there are any, then waits for the bell (or
+/// looks again now and then, for leases that ran out).
+async fn work(ctx: Ctx, name: String, depth: u32) {
+    loop {
+        let now = crate::now_ms();
+        let lease = Lease {
+            worker: &name,
+            now,
+            until: now + ctx.analysis_lease.as_millis() as i64,
+        };
+        let job = match ctx.store.acquire_analysis(&lease).await {
+            Ok(Some(job)) => job,
+            Ok(None) | Err(_) => {
+                let _ = tokio::time::timeout(LOOK_AGAIN, ctx.analysis.queued.notified()).await;
+                continue;
+            }
+        };
+        if let Err(e) = run(&ctx, &name, job.clone(), depth).await {
+            tracing::warn!(game = %job.game, "analysis failed: {e}");
+            let _ = ctx.store.abandon_analysis(job.game, &name).await;
+        }
+    }
+}
+
+/// Analyses `job` here, reporting progress, and hands the result in.
+async fn run(ctx: &Ctx, name: &str, mut job: AnalysisJob, depth: u32) -> Result<(), String> {
+    let game = ctx
+        .store
+        .game(job.game)
+        .await
+        .map_err(|e| e.to_string())?
+        .ok_or("the game is gone")?;
+    let work = work_job(&job, &game, depth)?;
+    let (tx, mut rx) = mpsc::unbounded_channel::<(usize, usize)>();
+    let search = tokio::task::spawn_blocking(move || {
+        analyse_job(&work, &mut |done, total| {
+            let _ = tx.send((done, total));
+        })
+    });
+    let mut last = tokio::time::Instant::now();
+    while let Some((done, total)) = rx.recv().await {
+        if last.elapsed() < REPORT_EVERY && done < total {
+            continue;
+        }
+        last = tokio::time::Instant::now();
+        let now = crate::now_ms();
+        let lease = Lease {
+            worker: name,
+            now,
+            until: now + ctx.analysis_lease.as_millis() as i64,
+        };
+        let (done, total) = (done as u32, total as u32);
+        if let Ok(false) = ctx
+            .store
+            .analysis_progress(job.game, &lease, done, total)
+            .await
+        {
+            return Err("the lease ran out: another worker has the job".to_owned());
+        }
+        job.done = done;
+        job.total = total;
+        ctx.analysis.announce(&job);
+    }
+    let result = search.await.map_err(|e| e.to_string())??;
+    submit(ctx, job.game, name, &result)
+        .await
+        .map(drop)
+        .map_err(|e| format!("{e:?}"))
+}

@@ -1,0 +1,307 @@
+//! Computer analysis over HTTP: asking for a game's analysis and reading it
+//! (`/api/archive/{id}/analysis`), and the remote workers' protocol (`/api/worker/…`):
+//! acquire a job under a lease, report progress (which renews it), hand in the result.
+
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{DefaultBodyLimit, Path, State};
+use axum::http::header::AUTHORIZATION;
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::Deserialize;
+
+use super::{ApiError, App, same_origin};
+use crate::analysis::{self, Refused, state_view, work_job};
+use crate::protocol::WorkResult;
+use crate::store::{JobState, Lease};
+use crate::vocab::GameId;
+
+/// The largest result a worker may hand in: the views of a long game with their lines.
+const RESULT_LIMIT: usize = 1024 * 1024;
+
+/// The analysis routes (merged into the API router).
+pub(super) fn routes() -> Router<App> {
+    Router::new()
+        .route(
+            "/api/archive/{id}/analysis",
+            get(read_analysis).post(request_analysis),
+        )
+        .route("/api/worker/acquire", post(acquire))
+        .route("/api/worker/{id}/progress", post(progress))
+        .route(
+            "/api/worker/{id}/result",
+            post(result).layer(DefaultBodyLimit::max(RESULT_LIMIT)),
+        )
+}
+
+fn game_id(id: &str) -> Option<GameId> {
+    id.parse().ok().map(GameId)
+}
+
+fn no_analysis() -> Response {
+    ApiError::new(
+        StatusCode::NOT_FOUND,
+        "no analysis of that game was asked for",
+    )
+    .into_response()
+}
+
+/// `POST /api/archive/{id}/analysis`: asks for it (once per game, whoever asks), and
+/// answers at once with where it is.
+async fn request_analysis(
+    State(app): State<App>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    if !same_origin(&headers) {
+        return ApiError::new(
+            StatusCode::FORBIDDEN,
+            "requests from other sites are refused",
+        )
+        .into_response();
+    }
+    let Some(game) = game_id(&id) else {
+        return ApiError::not_found().into_response();
+    };
+    let store = app.ctx.store.as_ref();
+    let job = match store.request_analysis(game, crate::now_ms()).await {
+        Ok(Some(job)) => job,
+        Ok(None) => return ApiError::not_found().into_response(),
+        Err(e) => return ApiError::store(&e).into_response(),
+    };
+    if job.state == JobState::Queued {
+        app.ctx.analysis.queued.notify_waiters();
+        app.ctx.analysis.announce(&job);
+    }
+    let status = match job.state {
+        JobState::Done | JobState::Failed => StatusCode::OK,
+        JobState::Queued | JobState::Running => StatusCode::ACCEPTED,
+    };
+    read(&app, game, status).await
+}
+
+/// `GET /api/archive/{id}/analysis`: where it is, with the result once done.
+async fn read_analysis(State(app): State<App>, Path(id): Path<String>) -> Response {
+    let Some(game) = game_id(&id) else {
+        return no_analysis();
+    };
+    read(&app, game, StatusCode::OK).await
+}
+
+async fn read(app: &App, game: GameId, status: StatusCode) -> Response {
+    let store = app.ctx.store.as_ref();
+    let job = match store.analysis_job(game).await {
+        Ok(Some(job)) => job,
+        Ok(None) => return no_analysis(),
+        Err(e) => return ApiError::store(&e).into_response(),
+    };
+    let stored = match job.state {
+        JobState::Done => match store.game(game).await {
+            Ok(g) => g,
+            Err(e) => return ApiError::store(&e).into_response(),
+        },
+        _ => None,
+    };
+    (status, Json(state_view(&job, stored.as_ref()))).into_response()
+}
+
+/// Whether the request carries the workers' key (`Authorization: Bearer <key>`); a
+/// server without a key has no remote workers.
+fn worker_allowed(app: &App, headers: &HeaderMap) -> Result<(), ApiError> {
+    let Some(key) = app.ctx.worker_key.as_deref() else {
+        return Err(ApiError::new(
+            StatusCode::NOT_FOUND,
+            "this server has no remote workers",
+        ));
+    };
+    let given = headers
+        .get(AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "));
+    // Compared in constant time: the key is a password.
+    let equal = given.is_some_and(|g| {
+        g.len() == key.len()
+            && g.bytes()
+                .zip(key.bytes())
+                .fold(0u8, |acc, (a, b)| acc | (a ^ b))
+                == 0
+    });
+    if equal {
+        Ok(())
+    } else {
+        Err(ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            "a worker gives the server's worker key",
+        ))
+    }
+}
+
+/// A worker's name: 1–64 letters, digits, `-`, `_` or `.`.
+fn worker_name(name: &str) -> Result<&str, ApiError> {
+    let ok = (1..=64).contains(&name.len())
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'));
+    if ok {
+        Ok(name)
+    } else {
+        Err(bad(
+            "a worker's name is 1 to 64 letters, digits, '-', '_' or '.'",
+        ))
+    }
+}
+
+fn bad(message: impl Into<String>) -> ApiError {
+    ApiError::new(StatusCode::BAD_REQUEST, message)
+}
+
+fn json<T>(body: Result<Json<T>, JsonRejection>) -> Result<T, ApiError> {
+    body.map(|Json(b)| b).map_err(|e| bad(e.body_text()))
+}
+
+fn lease<'a>(app: &App, worker: &'a str) -> Lease<'a> {
+    let now = crate::now_ms();
+    Lease {
+        worker,
+        now,
+        until: now + app.ctx.analysis_lease.as_millis() as i64,
+    }
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Acquire {
+    worker: String,
+}
+
+/// `POST /api/worker/acquire`: the oldest job waiting (or whose lease ran out), given
+/// to this worker until its lease ends; 204 when there is none.
+async fn acquire(
+    State(app): State<App>,
+    headers: HeaderMap,
+    body: Result<Json<Acquire>, JsonRejection>,
+) -> Response {
+    let body = match worker_allowed(&app, &headers).and_then(|()| json(body)) {
+        Ok(b) => b,
+        Err(e) => return e.into_response(),
+    };
+    let worker = match worker_name(&body.worker) {
+        Ok(w) => w,
+        Err(e) => return e.into_response(),
+    };
+    let store = app.ctx.store.as_ref();
+    let lease = lease(&app, worker);
+    loop {
+        let job = match store.acquire_analysis(&lease).await {
+            Ok(Some(job)) => job,
+            Ok(None) => return StatusCode::NO_CONTENT.into_response(),
+            Err(e) => return ApiError::store(&e).into_response(),
+        };
+        let game = match store.game(job.game).await {
+            Ok(Some(g)) => g,
+            Ok(None) => continue,
+            Err(e) => return ApiError::store(&e).into_response(),
+        };
+        match work_job(&job, &game, app.ctx.analysis_depth) {
+            Ok(work) => {
+                app.ctx.analysis.announce(&job);
+                return Json(work).into_response();
+            }
+            Err(e) => {
+                tracing::error!(game = %job.game, "a game to analyse cannot be read: {e}");
+                let _ = store.abandon_analysis(job.game, worker).await;
+            }
+        }
+    }
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Progress {
+    worker: String,
+    done: u32,
+    total: u32,
+}
+
+/// `POST /api/worker/{id}/progress`: how far the worker is; renews its lease. 409
+/// when it does not hold the job any more.
+async fn progress(
+    State(app): State<App>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Result<Json<Progress>, JsonRejection>,
+) -> Response {
+    let body = match worker_allowed(&app, &headers).and_then(|()| json(body)) {
+        Ok(b) => b,
+        Err(e) => return e.into_response(),
+    };
+    let (Some(game), Ok(worker)) = (game_id(&id), worker_name(&body.worker)) else {
+        return bad("a game id and a worker's name").into_response();
+    };
+    if body.done > body.total {
+        return bad("done is at most total").into_response();
+    }
+    let lease = lease(&app, worker);
+    let store = app.ctx.store.as_ref();
+    match store
+        .analysis_progress(game, &lease, body.done, body.total)
+        .await
+    {
+        Ok(true) => {
+            if let Ok(Some(job)) = store.analysis_job(game).await {
+                app.ctx.analysis.announce(&job);
+            }
+            Json(serde_json::json!({ "lease_until": lease.until })).into_response()
+        }
+        Ok(false) => not_held(),
+        Err(e) => ApiError::store(&e).into_response(),
+    }
+}
+
+fn not_held() -> Response {
+    ApiError::new(
+        StatusCode::CONFLICT,
+        "this worker does not hold that job (its lease ran out, or it is done)",
+    )
+    .into_response()
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Handed {
+    worker: String,
+    result: WorkResult,
+}
+
+/// `POST /api/worker/{id}/result`: the worker's views of every position, checked
+/// against the game; 409 when it does not hold the job, 422 when the result does not
+/// fit the game.
+async fn result(
+    State(app): State<App>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Result<Json<Handed>, JsonRejection>,
+) -> Response {
+    let body = match worker_allowed(&app, &headers).and_then(|()| json(body)) {
+        Ok(b) => b,
+        Err(e) => return e.into_response(),
+    };
+    let (Some(game), Ok(worker)) = (game_id(&id), worker_name(&body.worker)) else {
+        return bad("a game id and a worker's name").into_response();
+    };
+    match analysis::submit(&app.ctx, game, worker, &body.result).await {
+        Ok(_) => Json(serde_json::json!({})).into_response(),
+        Err(Refused::NotHeld) => not_held(),
+        Err(Refused::Bad(why)) => ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            format!("the result does not fit the game: {why}"),
+        )
+        .into_response(),
+        Err(Refused::Store) => ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "the database is not available; try again in a moment",
+        )
+        .into_response(),
+    }
+}

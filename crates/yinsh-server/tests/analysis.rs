@@ -1,0 +1,362 @@
+//! Computer analysis with the real server: a job asked for over HTTP, analysed by the
+//! in-process worker with its progress pushed over the WebSocket, never twice; and the
+//! remote workers' protocol — the key, leases that run out and go to another worker,
+//! and results that do not fit the game refused.
+
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use yinsh_server::Config;
+use yinsh_server::protocol::{Command, Request, ServerMessage, TableOptions, TimeSetting, WorkJob};
+use yinsh_server::vocab::GameId;
+
+use crate::common::{Client, TestServer, fast_config, http_send, postgres_database, seated_pair};
+
+/// A short game played to its end at a new table of `server` (archived): its id.
+async fn archived_game(server: &TestServer) -> i64 {
+    let options = TableOptions {
+        time: Some(TimeSetting {
+            minutes: 5,
+            increment: 0,
+        }),
+        ..TableOptions::default()
+    };
+    let (table, mut white, mut black) = seated_pair(server, options).await;
+    white.command(&table, Command::Start).await.unwrap();
+    for (i, token) in ["e3", "a5", "b5", "c6"].into_iter().enumerate() {
+        let player = if i % 2 == 0 { &mut white } else { &mut black };
+        player.game_after(i).await;
+        player.act(&table, token).await.unwrap();
+    }
+    black.command(&table, Command::Resign).await.unwrap();
+    white.game_after(4).await.id
+}
+
+async fn send(
+    server: &TestServer,
+    method: &str,
+    path: &str,
+    key: Option<&str>,
+    body: Value,
+) -> (u16, Value) {
+    let origin = format!("http://{}", server.addr);
+    let auth = key.map(|k| format!("Bearer {k}"));
+    let mut headers = vec![
+        ("Origin", origin.as_str()),
+        ("Content-Type", "application/json"),
+    ];
+    if let Some(a) = &auth {
+        headers.push(("Authorization", a.as_str()));
+    }
+    let text = if body.is_null() {
+        String::new()
+    } else {
+        body.to_string()
+    };
+    let (status, _, body) = http_send(server.addr, method, path, &headers, &text).await;
+    (status, serde_json::from_str(&body).unwrap_or(Value::Null))
+}
+
+async fn in_process(server: &TestServer) {
+    let game = archived_game(server).await;
+    let path = format!("/api/archive/{game}/analysis");
+    let (status, _) = send(server, "GET", &path, None, Value::Null).await;
+    assert_eq!(status, 404, "not asked for yet");
+    // Another site's page may not ask for it.
+    let (status, _, _) = http_send(
+        server.addr,
+        "POST",
+        &path,
+        &[("Origin", "http://evil.example")],
+        "",
+    )
+    .await;
+    assert_eq!(status, 403);
+    for missing in ["/api/archive/999999/analysis", "/api/archive/x/analysis"] {
+        assert_eq!(
+            send(server, "POST", missing, None, Value::Null).await.0,
+            404,
+            "{missing}"
+        );
+    }
+
+    // A page follows it over the WebSocket while the worker runs.
+    let mut page = server.client().await;
+    page.call(Request::WatchAnalysis { game }).await.unwrap();
+    let (status, state) = send(server, "POST", &path, None, Value::Null).await;
+    assert!(status == 202 || status == 200, "{status} {state}");
+    let done = page
+        .until(|m| match m {
+            ServerMessage::Analysis { state } if state.state == "done" => Some(state.clone()),
+            _ => None,
+        })
+        .await;
+    assert_eq!((done.game, done.done, done.total), (game, 5, 5));
+    assert!(done.result.is_none(), "the result is fetched, not pushed");
+
+    let (status, state) = send(server, "GET", &path, None, Value::Null).await;
+    assert_eq!(status, 200);
+    assert_eq!(state["state"], "done");
+    let result = &state["result"];
+    assert!(
+        result["engine"]
+            .as_str()
+            .unwrap()
+            .starts_with("yinsh-engine ")
+    );
+    assert_eq!(result["settings"], "depth 2");
+    let actions = result["actions"].as_array().unwrap();
+    assert_eq!(actions.len(), 4);
+    assert_eq!(actions[0]["action"], "e3");
+    for a in actions {
+        let chance = a["eval"]["white_chance"].as_f64().unwrap();
+        assert!((0.0..=1.0).contains(&chance), "{a}");
+        assert!(a["loss"].as_f64().unwrap() >= 0.0, "{a}");
+    }
+    assert!(result["summary"]["white"]["accuracy"].as_f64().unwrap() <= 100.0);
+
+    // Asked for again: the same analysis, not a second one.
+    let (status, again) = send(server, "POST", &path, None, Value::Null).await;
+    assert_eq!((status, &again), (200, &state));
+    let job = server
+        .store
+        .analysis_job(GameId(game))
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(job.attempts, 1);
+}
+
+fn with_worker() -> Config {
+    Config {
+        analysis_workers: 1,
+        analysis_depth: 2,
+        ..fast_config()
+    }
+}
+
+#[tokio::test]
+async fn sqlite_analysis_in_process() {
+    in_process(&TestServer::start_with(with_worker()).await).await;
+}
+
+#[tokio::test]
+async fn postgres_analysis_in_process() {
+    let Some(url) = postgres_database("analysis").await else {
+        return;
+    };
+    in_process(&TestServer::on(&url, with_worker()).await).await;
+}
+
+#[tokio::test]
+async fn remote_workers_hold_jobs_under_leases_and_bad_results_are_refused() {
+    let server = TestServer::start_with(Config {
+        worker_key: Some("sesame".to_owned()),
+        analysis_depth: 2,
+        analysis_lease: Duration::from_millis(800),
+        ..fast_config()
+    })
+    .await;
+    let game = archived_game(&server).await;
+    let acquire = |name: &str| json!({ "worker": name });
+    // Nothing to do yet; the key is checked first.
+    assert_eq!(
+        send(
+            &server,
+            "POST",
+            "/api/worker/acquire",
+            Some("sesame"),
+            acquire("a")
+        )
+        .await
+        .0,
+        204
+    );
+    for key in [None, Some("wrong"), Some("sesame2")] {
+        let (status, _) = send(&server, "POST", "/api/worker/acquire", key, acquire("a")).await;
+        assert_eq!(status, 401, "{key:?}");
+    }
+    let (status, _) = send(
+        &server,
+        "POST",
+        "/api/worker/acquire",
+        Some("sesame"),
+        acquire("no spaces"),
+    )
+    .await;
+    assert_eq!(status, 400);
+
+    let path = format!("/api/archive/{game}/analysis");
+    assert_eq!(send(&server, "POST", &path, None, Value::Null).await.0, 202);
+    let (status, job) = send(
+        &server,
+        "POST",
+        "/api/worker/acquire",
+        Some("sesame"),
+        acquire("a"),
+    )
+    .await;
+    assert_eq!(status, 200, "{job}");
+    let job: WorkJob = serde_json::from_value(job).unwrap();
+    assert_eq!((job.game, job.actions.len(), job.depth), (game, 4, 2));
+    // Held by a: nothing for b.
+    assert_eq!(
+        send(
+            &server,
+            "POST",
+            "/api/worker/acquire",
+            Some("sesame"),
+            acquire("b")
+        )
+        .await
+        .0,
+        204
+    );
+    let progress = format!("/api/worker/{game}/progress");
+    let (status, _) = send(
+        &server,
+        "POST",
+        &progress,
+        Some("sesame"),
+        json!({"worker": "a", "done": 2, "total": 5}),
+    )
+    .await;
+    assert_eq!(status, 200);
+    let (_, state) = send(&server, "GET", &path, None, Value::Null).await;
+    assert_eq!(
+        (&state["state"], &state["done"]),
+        (&json!("running"), &json!(2))
+    );
+
+    // Results that do not fit the game.
+    let good = yinsh_server::analysis::analyse_job(&job, &mut |_, _| {}).unwrap();
+    let result_path = format!("/api/worker/{game}/result");
+    let hand_in = |worker: &str, result: &yinsh_server::protocol::WorkResult| json!({ "worker": worker, "result": result });
+    let mut short = good.clone();
+    short.views.pop();
+    let mut illegal = good.clone();
+    illegal.views[1].best = Some("e3".to_owned());
+    let mut bad_line = good.clone();
+    let best = bad_line.views[0].best.clone().unwrap();
+    bad_line.views[0].line = vec![best.clone(), best];
+    let mut no_score = good.clone();
+    no_score.views[0].cp = None;
+    no_score.views[0].win = None;
+    for (bad, why) in [
+        (short, "the game has 5"),
+        (illegal, "not legal"),
+        (bad_line, "illegally"),
+        (no_score, "a cp or a win"),
+    ] {
+        let (status, answer) = send(
+            &server,
+            "POST",
+            &result_path,
+            Some("sesame"),
+            hand_in("a", &bad),
+        )
+        .await;
+        assert_eq!(status, 422, "{answer}");
+        assert!(answer["error"].as_str().unwrap().contains(why), "{answer}");
+    }
+    let (status, _) = send(
+        &server,
+        "POST",
+        &result_path,
+        Some("sesame"),
+        hand_in("b", &good),
+    )
+    .await;
+    assert_eq!(status, 409, "b does not hold it");
+
+    // a goes quiet: its lease runs out and b gets the job; a's result is refused then.
+    tokio::time::sleep(Duration::from_millis(1000)).await;
+    let (status, job_b) = send(
+        &server,
+        "POST",
+        "/api/worker/acquire",
+        Some("sesame"),
+        acquire("b"),
+    )
+    .await;
+    assert_eq!(status, 200);
+    assert_eq!(job_b["game"], game);
+    let (status, _) = send(
+        &server,
+        "POST",
+        &result_path,
+        Some("sesame"),
+        hand_in("a", &good),
+    )
+    .await;
+    assert_eq!(status, 409);
+    let (status, _) = send(
+        &server,
+        "POST",
+        &progress,
+        Some("sesame"),
+        json!({"worker": "a", "done": 3, "total": 5}),
+    )
+    .await;
+    assert_eq!(status, 409);
+    let (status, answer) = send(
+        &server,
+        "POST",
+        &result_path,
+        Some("sesame"),
+        hand_in("b", &good),
+    )
+    .await;
+    assert_eq!(status, 200, "{answer}");
+    let (_, state) = send(&server, "GET", &path, None, Value::Null).await;
+    assert_eq!(state["state"], "done");
+    assert_eq!(state["result"]["actions"].as_array().unwrap().len(), 4);
+    let job = server
+        .store
+        .analysis_job(GameId(game))
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!((job.attempts, job.worker), (2, None));
+    // Done: nothing to give out, nothing to hand in.
+    assert_eq!(
+        send(
+            &server,
+            "POST",
+            "/api/worker/acquire",
+            Some("sesame"),
+            acquire("a")
+        )
+        .await
+        .0,
+        204
+    );
+    assert_eq!(
+        send(
+            &server,
+            "POST",
+            &result_path,
+            Some("sesame"),
+            hand_in("b", &good)
+        )
+        .await
+        .0,
+        409
+    );
+
+    // A server without a key has no remote workers.
+    let plain = TestServer::start().await;
+    assert_eq!(
+        send(
+            &plain,
+            "POST",
+            "/api/worker/acquire",
+            Some("sesame"),
+            acquire("a")
+        )
+        .await
+        .0,
+        404
+    );
+    let _ = Client::connect;
+}
