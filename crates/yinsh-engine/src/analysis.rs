@@ -338,14 +338,23 @@ pub fn search_positions(
 
 /// The view of a position whose one legal action is `action`, played by `mover`, from
 /// the view `next` of the position after it, where `next_turn` acts.
-fn forced_view(action: Action, mover: Color, next_turn: Color, next: &PositionView) -> PositionView {
+fn forced_view(
+    action: Action,
+    mover: Color,
+    next_turn: Color,
+    next: &PositionView,
+) -> PositionView {
     let score = |next_score: Score| {
         let further = match next_score {
             Score::Win(n) if n > 0 => Score::Win(n + 1),
             Score::Win(n) => Score::Win(n - 1),
             cp => cp,
         };
-        if next_turn == mover { further } else { negate(further) }
+        if next_turn == mover {
+            further
+        } else {
+            negate(further)
+        }
     };
     match next {
         PositionView::Search {
@@ -355,7 +364,9 @@ fn forced_view(action: Action, mover: Color, next_turn: Color, next: &PositionVi
             ..
         } => PositionView::Search {
             best: action,
-            line: std::iter::once(action).chain(line.iter().copied()).collect(),
+            line: std::iter::once(action)
+                .chain(line.iter().copied())
+                .collect(),
             score: score(*s),
             shallow: score(*shallow),
         },
@@ -564,6 +575,44 @@ mod tests {
             super::positions(rules, &["e3".parse().unwrap(), "e3".parse().unwrap()]),
             Err(AnalysisError::Illegal { ply: 1 })
         );
+    }
+
+    #[test]
+    fn a_forced_action_is_worth_the_position_after_it() {
+        let a: Action = "xa2-e6".parse().unwrap();
+        let next = PositionView::Search {
+            best: "xk10".parse().unwrap(),
+            line: vec!["xk10".parse().unwrap()],
+            score: Score::Win(1),
+            shallow: Score::Cp(80),
+        };
+        // The same player acts next (a row, then a ring): one action further.
+        let view = forced_view(a, Color::White, Color::White, &next);
+        assert_eq!(
+            view,
+            PositionView::Search {
+                best: a,
+                line: vec![a, "xk10".parse().unwrap()],
+                score: Score::Win(2),
+                shallow: Score::Cp(80),
+            }
+        );
+        // The other player acts next: their score, negated.
+        let PositionView::Search { score, shallow, .. } =
+            forced_view(a, Color::White, Color::Black, &next)
+        else {
+            panic!("a search view")
+        };
+        assert_eq!((score, shallow), (Score::Win(-2), Score::Cp(-80)));
+        // The action ends the game.
+        let over = |winner| forced_view(a, Color::Black, Color::White, &PositionView::Over(winner));
+        let score_of = |v: PositionView| match v {
+            PositionView::Search { score, .. } => score,
+            PositionView::Over(_) => panic!("a search view"),
+        };
+        assert_eq!(score_of(over(Some(Color::Black))), Score::Win(1));
+        assert_eq!(score_of(over(Some(Color::White))), Score::Win(-1));
+        assert_eq!(score_of(over(None)), Score::Cp(0));
     }
 
     #[test]
