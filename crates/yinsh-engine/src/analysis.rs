@@ -15,7 +15,7 @@
 
 use std::sync::atomic::AtomicBool;
 
-use yinsh::{Action, ByColor, Color, Position, Rules};
+use yinsh::{Action, ByColor, Color, Position, Rules, Stage};
 
 use crate::{Engine, Limits, Score};
 
@@ -130,7 +130,7 @@ pub struct Judged {
     /// The mover's win chance the action gave away (0 when it was the engine's choice
     /// or forced).
     pub loss: f64,
-    /// Its mark, if it lost enough.
+    /// Its mark, if it lost enough (placements are not marked).
     pub mark: Option<Mark>,
 }
 
@@ -143,8 +143,8 @@ pub struct Summary {
     pub mistakes: u32,
     /// Blunders.
     pub blunders: u32,
-    /// The mean of the accuracy of each decision with a choice ([`accuracy`]), in
-    /// percent; 100 when the player had no choice to make.
+    /// The mean of the accuracy of each decision with a choice after the placements
+    /// ([`accuracy`]), in percent; 100 when the player had no such decision.
     pub accuracy: f64,
 }
 
@@ -461,8 +461,12 @@ pub fn judge(positions: &[Position], actions: &[Action], views: &[PositionView])
             }
             _ => (None, Vec::new(), 0.0),
         };
-        let mark = Mark::of(loss);
-        if choice {
+        // The placements are shown with their losses but neither marked nor counted:
+        // their scores differ by the engine's noise, and there is no opening book to
+        // leave them to (as lichess leaves its book's moves unjudged).
+        let judged_here = choice && before.stage() != Stage::Place;
+        let mark = if judged_here { Mark::of(loss) } else { None };
+        if judged_here {
             losses[mover].push(loss);
             let s = &mut summary[mover];
             match mark {
