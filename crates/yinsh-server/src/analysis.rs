@@ -343,10 +343,14 @@ pub async fn submit(
         .map_err(|_| Refused::Store)?
         .ok_or(Refused::NotHeld)?;
     let views = checked(&stored, &result.views).map_err(Refused::Bad)?;
-    if result.depth == 0 || result.engine.trim().is_empty() || result.engine.len() > 100 {
-        return Err(Refused::Bad(
-            "a result names its engine and depth".to_owned(),
-        ));
+    if result.depth != ctx.analysis_depth {
+        return Err(Refused::Bad(format!(
+            "the analysis is at depth {}, not {}",
+            ctx.analysis_depth, result.depth
+        )));
+    }
+    if result.engine.trim().is_empty() || result.engine.len() > 100 {
+        return Err(Refused::Bad("a result names its engine".to_owned()));
     }
     let done = AnalysisDone {
         engine: &result.engine,

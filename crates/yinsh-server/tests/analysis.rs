@@ -242,11 +242,14 @@ async fn remote_workers_hold_jobs_under_leases_and_bad_results_are_refused() {
     let mut no_score = good.clone();
     no_score.views[0].cp = None;
     no_score.views[0].win = None;
+    let mut shallow = good.clone();
+    shallow.depth = 1;
     for (bad, why) in [
         (short, "the game has 5"),
         (illegal, "not legal"),
         (bad_line, "illegally"),
         (no_score, "a cp or a win"),
+        (shallow, "at depth 2, not 1"),
     ] {
         let (status, answer) = send(
             &server,
