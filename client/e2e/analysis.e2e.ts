@@ -287,6 +287,12 @@ test("the replay's computer analysis: requested, followed, then graph, marks, ba
   await expectNoSidewaysScroll(phonePage, "the replay with its analysis on a phone, in German");
   await screenshot(phonePage, "replay-analysis-390x844-de-full", true);
 
+  // A job the workers gave up on says so.
+  await context.route(`**/api/archive/${gameId}/analysis`, (route) => route.fulfill({ json: { game: gameId, state: "failed", done: 0, total: 82 } }), { times: 1 });
+  await phonePage.getByTestId("language").selectOption("en");
+  await expect(phonePage.getByTestId("analysis-failed")).toHaveText("The computer analysis failed.");
+  await expect(phonePage.getByTestId("analysis-graph")).toHaveCount(0);
+
   expectNoPageErrors(white, black, phone);
   await Promise.all([white.close(), black.close(), phone.close()]);
 });

@@ -353,9 +353,9 @@ export class BoardView {
 
   /** The suggested action (see hint.ts); drawn again only when it or the flip changes. */
   private drawHint(force: boolean): void {
-    const token = this.state?.hint ?? null;
+    const token = this.state?.hint ?? "";
     if (!force && token === this.hintKey) return;
-    this.hintKey = token ?? "";
+    this.hintKey = token;
     const hint = hintOf(token);
     const shapes: SVGElement[] = [];
     const xy = (p: { x: number; y: number }) => `${p.x.toFixed(1)},${p.y.toFixed(1)}`;

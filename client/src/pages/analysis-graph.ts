@@ -168,15 +168,20 @@ export function evalGraph(options: EvalGraphOptions): EvalGraph {
     const rect = box.getBoundingClientRect();
     return plyAtX(e.clientX - rect.left, rect.width, frames);
   };
+  /** Picks the frame under the pointer, unless it is on show already (a drag moves a pixel at a time). */
+  const pick = (e: PointerEvent) => {
+    const next = plyOf(e);
+    if (next !== ply) options.onPick(next);
+  };
   let pressed: number | null = null;
   box.addEventListener("pointerdown", (e) => {
     if (!e.isPrimary || e.button !== 0) return;
     pressed = e.pointerId;
     box.setPointerCapture?.(e.pointerId);
-    options.onPick(plyOf(e));
+    pick(e);
   });
   box.addEventListener("pointermove", (e) => {
-    if (pressed === e.pointerId) options.onPick(plyOf(e));
+    if (pressed === e.pointerId) pick(e);
     else if (e.pointerType === "mouse") place(hover, plyOf(e));
   });
   const release = (e: PointerEvent) => {

@@ -288,9 +288,11 @@ export class ReplayAnalysis {
       const text = formatEval(view);
       const side = favoured(view) ?? "white";
       const share = Math.min(1, Math.max(0, view.white_chance));
+      const white = h("span", { class: "eval-white" });
+      white.style.width = `${(share * 100).toFixed(1)}%`;
       replace(
         this.bar,
-        h("span", { class: "eval-white", style: `width: ${(share * 100).toFixed(1)}%` }),
+        white,
         h("span", { class: "eval-mid", "aria-hidden": "true" }),
         h("span", { class: `eval-text ${side}`, "data-testid": "eval-text" }, text),
       );
