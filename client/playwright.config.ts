@@ -48,7 +48,8 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: `${bin} serve --bind 127.0.0.1:${port} --static-dir dist --database-url "sqlite://${db}?mode=rwc"`,
+    // A shallow analysis: the debug build's engine is slow, and the tests need it done in seconds.
+    command: `${bin} serve --bind 127.0.0.1:${port} --static-dir dist --database-url "sqlite://${db}?mode=rwc" --analysis-depth 2`,
     url: `http://127.0.0.1:${port}/api/health`,
     reuseExistingServer: false,
     timeout: 120_000,

@@ -3,6 +3,7 @@
 
 import { t } from "./i18n";
 import type {
+  AnalysisState,
   PlayerView,
   Request,
   SeekView,
@@ -80,6 +81,9 @@ export class Connection {
   private meetListeners = new Set<(msg: MeetMessage) => void>();
   private stateListeners = new Set<(state: ConnectionState) => void>();
   private playerListeners = new Set<(player: PlayerView) => void>();
+  // ---- computer analysis ----
+  /** Who follows the analysis of which archived game (asked for again after a reconnect). */
+  private analysisListeners = new Map<number, Set<(state: AnalysisState) => void>>();
   private attempts = 0;
   private lang: string;
   state: ConnectionState = "connecting";
@@ -113,6 +117,8 @@ export class Connection {
             : undefined;
         this.send({ type: "open", table, since });
       }
+      // ---- computer analysis ----
+      for (const game of this.analysisListeners.keys()) this.send({ type: "watch_analysis", game });
     };
     ws.onmessage = (e) => this.receive(JSON.parse(String(e.data)) as ServerMessage);
     ws.onclose = () => {
@@ -164,6 +170,10 @@ export class Connection {
       case "challenge_gone":
       case "paired":
         this.meetListeners.forEach((l) => l(msg));
+        return;
+      // ---- computer analysis ----
+      case "analysis":
+        this.analysisListeners.get(msg.state.game)?.forEach((l) => l(msg.state));
         return;
       case "snapshot":
         this.track(msg.table.id, msg.table.epoch, msg.table.version);
@@ -253,6 +263,28 @@ export class Connection {
   onMeet(listener: (msg: MeetMessage) => void): () => void {
     this.meetListeners.add(listener);
     return () => this.meetListeners.delete(listener);
+  }
+
+  // ---- computer analysis ----
+
+  /**
+   * Follows the analysis of archived game `game` (`watch_analysis`): `listener` gets its
+   * state now and at each step until the returned function is called. After a reconnect
+   * the connection asks again. (The server has no way to stop following: it forgets the
+   * oldest of more than 16.)
+   */
+  watchAnalysis(game: number, listener: (state: AnalysisState) => void): () => void {
+    let listeners = this.analysisListeners.get(game);
+    if (!listeners) this.analysisListeners.set(game, (listeners = new Set()));
+    listeners.add(listener);
+    // Not connected yet: connecting asks for it. (Asked again, the server sends the state
+    // again, to every listener: no harm.)
+    if (this.state === "open") this.request({ type: "watch_analysis", game }).catch(() => undefined);
+    return () => {
+      const set = this.analysisListeners.get(game);
+      set?.delete(listener);
+      if (set && set.size === 0) this.analysisListeners.delete(game);
+    };
   }
 
   /** Watches a table (snapshot, then events, resumed after reconnects) until the

@@ -105,7 +105,7 @@ function route(): void {
   } else if (parts[0] === "challenge" && parts[1]) {
     unmount = mountChallengeLink(main, conn, decodeURIComponent(parts[1]));
   } else if (parts[0] === "replay" && parts[1]) {
-    unmount = mountReplay(main, decodeURIComponent(parts[1]));
+    unmount = mountReplay(main, conn, decodeURIComponent(parts[1]));
   } else {
     unmount = mountLobby(main, conn);
   }

@@ -12,6 +12,7 @@ import { CENTRE, COLUMNS, LINES, POINTS, nearestPoint, parsePoint, pointXY } fro
 import { BoardInput, type Highlights, type Role, type Step } from "./input";
 import { diffBoards, isUnchanged, piecesOf, type BoardChange, type Piece } from "./diff";
 import { NO_MARKS, type Marks } from "./marks";
+import { arrowShape, hintOf } from "./hint";
 
 /** What the board shows. */
 export interface BoardState {
@@ -28,6 +29,8 @@ export interface BoardState {
   lastAction?: string | null;
   /** The turn to mark (the last move): see marks.ts. */
   marks?: Marks | null;
+  /** An action to suggest (the engine's choice in a replay): an arrow for a ring move, a highlighted point otherwise; see hint.ts. */
+  hint?: string | null;
 }
 
 export interface BoardOptions {
@@ -93,6 +96,8 @@ export class BoardView {
     readonly pieces: SVGGElement;
     /** The last move's marks over the pieces (turned markers, removed rings). */
     readonly marksOver: SVGGElement;
+    /** The suggested action (`hint`), over the pieces. */
+    readonly hint: SVGGElement;
     /** Copies of pieces that fade out or turn over. */
     readonly fx: SVGGElement;
     readonly highlights: SVGGElement;
@@ -102,6 +107,7 @@ export class BoardView {
   private readonly onAction: (token: string) => void;
   private readonly onMiss: (why: "off" | "illegal") => void;
   private marksKey = "";
+  private hintKey = "";
   private readonly labels: boolean;
   private flipped = false;
   private state: BoardState | null = null;
@@ -135,6 +141,7 @@ export class BoardView {
       marks: layer("marks"),
       pieces: layer("pieces"),
       marksOver: layer("marks-over"),
+      hint: layer("hint"),
       fx: layer("fx"),
       highlights: layer("highlights"),
       drag: layer("drag"),
@@ -178,6 +185,7 @@ export class BoardView {
     }
     this.dropped = null;
     this.drawMarks(false);
+    this.drawHint(false);
     this.svg.dataset.stage = state.stage;
     this.svg.dataset.interactive = String(interactive);
     this.showHighlights(this.input.highlights());
@@ -192,6 +200,7 @@ export class BoardView {
     this.drawFrame();
     this.drawPieces();
     this.drawMarks(true);
+    this.drawHint(true);
     this.showHighlights(this.input.highlights());
   }
 
@@ -340,6 +349,46 @@ export class BoardView {
     }
     this.layers.marks.replaceChildren(...under);
     this.layers.marksOver.replaceChildren(...over);
+  }
+
+  /** The suggested action (see hint.ts); drawn again only when it or the flip changes. */
+  private drawHint(force: boolean): void {
+    const token = this.state?.hint ?? "";
+    if (!force && token === this.hintKey) return;
+    this.hintKey = token;
+    const hint = hintOf(token);
+    const shapes: SVGElement[] = [];
+    const xy = (p: { x: number; y: number }) => `${p.x.toFixed(1)},${p.y.toFixed(1)}`;
+    switch (hint?.kind) {
+      case "arrow": {
+        const a = arrowShape(this.at(hint.from), this.at(hint.to), 0.42 * S, 0.24 * S);
+        const el = svgEl("g", { class: "hint arrow", "data-hint": "arrow", "data-from": hint.from, "data-to": hint.to });
+        el.append(
+          svgEl("line", { x1: a.start.x.toFixed(1), y1: a.start.y.toFixed(1), x2: a.shaftEnd.x.toFixed(1), y2: a.shaftEnd.y.toFixed(1), "stroke-width": 0.15 * S }),
+          svgEl("polygon", { points: [a.tip, a.left, a.right].map(xy).join(" ") }),
+        );
+        shapes.push(el);
+        break;
+      }
+      case "place": {
+        const { x, y } = this.at(hint.at);
+        shapes.push(svgEl("circle", { class: "hint point", "data-hint": "place", "data-at": hint.at, cx: x.toFixed(1), cy: y.toFixed(1), r: 0.3 * S, "stroke-width": 0.08 * S }));
+        break;
+      }
+      case "row": {
+        const a = this.at(hint.points[0]);
+        const b = this.at(hint.points[hint.points.length - 1]);
+        const at = `${hint.points[0]}-${hint.points[hint.points.length - 1]}`;
+        shapes.push(svgEl("line", { class: "hint row", "data-hint": "row", "data-at": at, x1: a.x.toFixed(1), y1: a.y.toFixed(1), x2: b.x.toFixed(1), y2: b.y.toFixed(1), "stroke-width": 0.3 * S }));
+        break;
+      }
+      case "ring": {
+        const { x, y } = this.at(hint.at);
+        shapes.push(svgEl("circle", { class: "hint ring", "data-hint": "ring", "data-at": hint.at, cx: x.toFixed(1), cy: y.toFixed(1), r: 0.46 * S, "stroke-width": 0.09 * S }));
+        break;
+      }
+    }
+    this.layers.hint.replaceChildren(...shapes);
   }
 
   private showHighlights(h: Highlights): void {

@@ -2,11 +2,14 @@
 // after n actions (frame 0 the empty board); the controls, the slider, the keyboard
 // and the move list all move between frames. The frame shown is kept in the address
 // (`#/replay/<id>?ply=n`, replaced in place) so a reload or a shared link returns to it.
+// The computer analysis (analysis-view.ts) adds its bar, graph, marks and the engine's
+// choice to whatever frame is on show.
 
 import "./archive.css";
 import { marksOf, type Marks } from "../board/marks";
 import { groupTurns, turnOfPly, type Turn } from "../board/turns";
 import { BoardView } from "../board/view";
+import type { Connection } from "../connection";
 import { formatClock, h, replace } from "../dom";
 import { t } from "../i18n";
 import type { ArchivedAction, ArchivedGame, Frame, Pair, SeatColor, TableOptions } from "../protocol";
@@ -14,6 +17,7 @@ import { errorText, formatDate, optionsSummary, playerName, resultSentence } fro
 import { guestMark } from "./guest";
 import { nameOrLink } from "./ratings";
 import { fitToScreen, removedSlots, renderTurns, scrollListTo, svgIcon } from "./gamepage";
+import { ReplayAnalysis } from "./analysis-view";
 
 /** Milliseconds between actions while playing automatically. */
 export const AUTOPLAY_MS = 800;
@@ -152,12 +156,13 @@ function keyTakenBy(target: EventTarget | null, key: string): boolean {
   return false;
 }
 
-export function mountReplay(root: HTMLElement, id: string): () => void {
+export function mountReplay(root: HTMLElement, conn: Connection, id: string): () => void {
   /** Removes every listener this page added, and cancels the request in flight. */
   const life = new AbortController();
   let board: BoardView | null = null;
   let timer: ReturnType<typeof setInterval> | null = null;
   let stopFit: (() => void) | null = null;
+  let analysis: ReplayAnalysis | null = null;
 
   const status = h("p", { class: "replay-status", role: "status" }, t("archive.loading"));
   const page = h(
@@ -302,22 +307,42 @@ export function mountReplay(root: HTMLElement, id: string): () => void {
     const removedLine = h("p", { class: "pool", "data-testid": "replay-removed" });
     const moveList = h("ol", { class: "turns", "data-testid": "replay-moves", "aria-label": t("table.moves") });
 
+    // ---- Computer analysis: its panel beside the details, bar and graph around the board ----
+    const computer = new ReplayAnalysis({
+      conn,
+      game: game.id,
+      total,
+      names,
+      actions: game.moves.map((m) => m.action),
+      goTo: (next) => manual(next),
+      changed: () => {
+        layout.classList.toggle("has-analysis", computer.result !== null);
+        render(null);
+      },
+    });
+    analysis = computer;
+
     const layout = h(
       "div",
       { class: "game" },
       h(
         "div",
         { class: "game-extra" },
-        h("p", { class: "replay-crumbs" }, h("a", { href: "#/archive" }, `‹ ${t("replay.toArchive")}`)),
-        h("h1", {}, t("replay.title")),
-        header,
+        h(
+          "div",
+          { class: "replay-head" },
+          h("p", { class: "replay-crumbs" }, h("a", { href: "#/archive" }, `‹ ${t("replay.toArchive")}`)),
+          h("h1", {}, t("replay.title")),
+          header,
+        ),
+        computer.panel,
       ),
-      h("div", { class: "game-board" }, boardBox),
+      h("div", { class: "game-board" }, computer.bar, boardBox, computer.graphSlot),
       h(
         "div",
         { class: "game-side" },
         topSlot,
-        h("div", { class: "game-status" }, turnLine),
+        h("div", { class: "game-status" }, turnLine, computer.comment),
         h("div", { class: "game-moves" }, moveList, poolLine, removedLine),
         h("div", { class: "game-controls" }, controls),
         bottomSlot,
@@ -351,7 +376,9 @@ export function mountReplay(root: HTMLElement, id: string): () => void {
         myColor: null,
         lastAction,
         marks: replayMarks(turns, game.frames, ply),
+        hint: computer.hint(ply),
       });
+      computer.show(ply);
 
       position.textContent = t("replay.position", { n: ply, total });
       slider.value = String(ply);
@@ -372,6 +399,7 @@ export function mountReplay(root: HTMLElement, id: string): () => void {
       removedLine.textContent = `${t("table.removed")}: ${t("color.white")} ${frame.removed.white} · ${t("color.black")} ${frame.removed.black}`;
 
       renderTurns(moveList, turns, ply);
+      computer.annotate(moveList);
       if (ply > 0) scrollListTo(moveList, ".act.current");
       else moveList.scrollTop = 0;
 
@@ -453,11 +481,14 @@ export function mountReplay(root: HTMLElement, id: string): () => void {
 
     setPlaying(false);
     render(null);
+    computer.start();
   }
 
   return () => {
     life.abort();
     stopFit?.();
+    analysis?.destroy();
+    analysis = null;
     if (timer !== null) clearInterval(timer);
     timer = null;
     board?.destroy();
