@@ -20,9 +20,9 @@ use yinsh::{Action, ByColor, Color, Position, Rules, Stage};
 use crate::{Engine, Limits, Score};
 
 /// The depth an analysis searches to, in decisions, unless told otherwise: even (the
-/// engine's scores swing with the parity of the depth, and odd depths mark three times
-/// as many decisions), and deep enough that deeper searches agree on most marks
-/// (docs/engine.md, "Analysis").
+/// engine's scores swing with the parity of the depth, and odd depths mark more than
+/// twice as many decisions), and a few seconds a game on one core (docs/engine.md,
+/// "Analysis", says how far depth 8 agrees with it).
 pub const DEPTH: u32 = 6;
 
 /// The logistic scale of [`win_chance`], in hundredths of a ring: an advantage of this
