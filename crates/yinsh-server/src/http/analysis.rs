@@ -175,6 +175,29 @@ struct Acquire {
     worker: String,
 }
 
+/// The body of a worker's request, once its key is checked.
+fn worker_body<T>(
+    app: &App,
+    headers: &HeaderMap,
+    body: Result<Json<T>, JsonRejection>,
+) -> Result<T, ApiError> {
+    worker_allowed(app, headers)?;
+    json(body)
+}
+
+/// The job a worker's request is about (the game of the path) and the worker's name.
+fn job_of<'a>(id: &str, worker: &'a str) -> Result<(GameId, &'a str), ApiError> {
+    let game = game_id(id).ok_or_else(ApiError::not_found)?;
+    Ok((game, worker_name(worker)?))
+}
+
+/// A handler's answer, or its refusal.
+type Answer = Result<Response, ApiError>;
+
+fn answer(a: Answer) -> Response {
+    a.unwrap_or_else(IntoResponse::into_response)
+}
+
 /// `POST /api/worker/acquire`: the oldest job waiting (or whose lease ran out), given
 /// to this worker until its lease ends; 204 when there is none.
 async fn acquire(
@@ -182,31 +205,37 @@ async fn acquire(
     headers: HeaderMap,
     body: Result<Json<Acquire>, JsonRejection>,
 ) -> Response {
-    let body = match worker_allowed(&app, &headers).and_then(|()| json(body)) {
-        Ok(b) => b,
-        Err(e) => return e.into_response(),
-    };
-    let worker = match worker_name(&body.worker) {
-        Ok(w) => w,
-        Err(e) => return e.into_response(),
-    };
+    answer(acquire_for(&app, &headers, body).await)
+}
+
+async fn acquire_for(
+    app: &App,
+    headers: &HeaderMap,
+    body: Result<Json<Acquire>, JsonRejection>,
+) -> Answer {
+    let body = worker_body(app, headers, body)?;
+    let worker = worker_name(&body.worker)?;
     let store = app.ctx.store.as_ref();
-    let lease = lease(&app, worker);
+    let lease = lease(app, worker);
     loop {
-        let job = match store.acquire_analysis(&lease).await {
-            Ok(Some(job)) => job,
-            Ok(None) => return StatusCode::NO_CONTENT.into_response(),
-            Err(e) => return ApiError::store(&e).into_response(),
+        let Some(job) = store
+            .acquire_analysis(&lease)
+            .await
+            .map_err(|e| ApiError::store(&e))?
+        else {
+            return Ok(StatusCode::NO_CONTENT.into_response());
         };
-        let game = match store.game(job.game).await {
-            Ok(Some(g)) => g,
-            Ok(None) => continue,
-            Err(e) => return ApiError::store(&e).into_response(),
+        let Some(game) = store
+            .game(job.game)
+            .await
+            .map_err(|e| ApiError::store(&e))?
+        else {
+            continue;
         };
         match work_job(&job, &game, app.ctx.analysis_depth) {
             Ok(work) => {
                 app.ctx.analysis.announce(&job);
-                return Json(work).into_response();
+                return Ok(Json(work).into_response());
             }
             Err(e) => {
                 tracing::error!(game = %job.game, "a game to analyse cannot be read: {e}");
@@ -232,39 +261,40 @@ async fn progress(
     headers: HeaderMap,
     body: Result<Json<Progress>, JsonRejection>,
 ) -> Response {
-    let body = match worker_allowed(&app, &headers).and_then(|()| json(body)) {
-        Ok(b) => b,
-        Err(e) => return e.into_response(),
-    };
-    let (Some(game), Ok(worker)) = (game_id(&id), worker_name(&body.worker)) else {
-        return bad("a game id and a worker's name").into_response();
-    };
-    if body.done > body.total {
-        return bad("done is at most total").into_response();
-    }
-    let lease = lease(&app, worker);
-    let store = app.ctx.store.as_ref();
-    match store
-        .analysis_progress(game, &lease, body.done, body.total)
-        .await
-    {
-        Ok(true) => {
-            if let Ok(Some(job)) = store.analysis_job(game).await {
-                app.ctx.analysis.announce(&job);
-            }
-            Json(serde_json::json!({ "lease_until": lease.until })).into_response()
-        }
-        Ok(false) => not_held(),
-        Err(e) => ApiError::store(&e).into_response(),
-    }
+    answer(progress_of(&app, &id, &headers, body).await)
 }
 
-fn not_held() -> Response {
+async fn progress_of(
+    app: &App,
+    id: &str,
+    headers: &HeaderMap,
+    body: Result<Json<Progress>, JsonRejection>,
+) -> Answer {
+    let body = worker_body(app, headers, body)?;
+    let (game, worker) = job_of(id, &body.worker)?;
+    if body.done > body.total {
+        return Err(bad("done is at most total"));
+    }
+    let lease = lease(app, worker);
+    let store = app.ctx.store.as_ref();
+    let held = store
+        .analysis_progress(game, &lease, body.done, body.total)
+        .await
+        .map_err(|e| ApiError::store(&e))?;
+    if !held {
+        return Err(not_held());
+    }
+    if let Ok(Some(job)) = store.analysis_job(game).await {
+        app.ctx.analysis.announce(&job);
+    }
+    Ok(Json(serde_json::json!({ "lease_until": lease.until })).into_response())
+}
+
+fn not_held() -> ApiError {
     ApiError::new(
         StatusCode::CONFLICT,
         "this worker does not hold that job (its lease ran out, or it is done)",
     )
-    .into_response()
 }
 
 #[derive(Debug, Deserialize)]
@@ -283,25 +313,27 @@ async fn result(
     headers: HeaderMap,
     body: Result<Json<Handed>, JsonRejection>,
 ) -> Response {
-    let body = match worker_allowed(&app, &headers).and_then(|()| json(body)) {
-        Ok(b) => b,
-        Err(e) => return e.into_response(),
-    };
-    let (Some(game), Ok(worker)) = (game_id(&id), worker_name(&body.worker)) else {
-        return bad("a game id and a worker's name").into_response();
-    };
+    answer(result_of(&app, &id, &headers, body).await)
+}
+
+async fn result_of(
+    app: &App,
+    id: &str,
+    headers: &HeaderMap,
+    body: Result<Json<Handed>, JsonRejection>,
+) -> Answer {
+    let body = worker_body(app, headers, body)?;
+    let (game, worker) = job_of(id, &body.worker)?;
     match analysis::submit(&app.ctx, game, worker, &body.result).await {
-        Ok(_) => Json(serde_json::json!({})).into_response(),
-        Err(Refused::NotHeld) => not_held(),
-        Err(Refused::Bad(why)) => ApiError::new(
+        Ok(_) => Ok(Json(serde_json::json!({})).into_response()),
+        Err(Refused::NotHeld) => Err(not_held()),
+        Err(Refused::Bad(why)) => Err(ApiError::new(
             StatusCode::UNPROCESSABLE_ENTITY,
             format!("the result does not fit the game: {why}"),
-        )
-        .into_response(),
-        Err(Refused::Store) => ApiError::new(
+        )),
+        Err(Refused::Store) => Err(ApiError::new(
             StatusCode::SERVICE_UNAVAILABLE,
             "the database is not available; try again in a moment",
-        )
-        .into_response(),
+        )),
     }
 }
