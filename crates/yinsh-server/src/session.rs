@@ -45,11 +45,6 @@ impl Connections {
         }
     }
 
-    /// How many sessions have a connection open: the people online.
-    pub fn sessions(&self) -> usize {
-        self.map().len()
-    }
-
     /// Closes every connection of the session `hash`.
     pub fn close_all(&self, hash: &str) {
         for (_, kick) in self.map().remove(hash).unwrap_or_default() {
