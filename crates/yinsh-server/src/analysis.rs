@@ -72,10 +72,15 @@ impl Default for Hub {
 impl Hub {
     /// Tells the watchers of `job`'s game where it is.
     pub fn announce(&self, job: &AnalysisJob) {
-        let msg = ServerMessage::Analysis {
-            state: state_view(job, None),
-        };
-        let _ = self.events.send((job.game.0, to_text(&msg)));
+        self.announce_state(state_view(job, None));
+    }
+
+    /// Tells the watchers of `state`'s game where it is.
+    pub fn announce_state(&self, state: AnalysisState) {
+        let game = state.game;
+        let _ = self
+            .events
+            .send((game, to_text(&ServerMessage::Analysis { state })));
     }
 }
 

@@ -13,7 +13,7 @@ use serde::Deserialize;
 
 use super::{ApiError, App, same_origin};
 use crate::analysis::{self, Refused, state_view, work_job};
-use crate::protocol::WorkResult;
+use crate::protocol::{AnalysisState, WorkResult};
 use crate::store::{JobState, Lease};
 use crate::vocab::GameId;
 
@@ -284,9 +284,13 @@ async fn progress_of(
     if !held {
         return Err(not_held());
     }
-    if let Ok(Some(job)) = store.analysis_job(game).await {
-        app.ctx.analysis.announce(&job);
-    }
+    app.ctx.analysis.announce_state(AnalysisState {
+        game: game.0,
+        state: JobState::Running.name().to_owned(),
+        done: body.done,
+        total: body.total,
+        result: None,
+    });
     Ok(Json(serde_json::json!({ "lease_until": lease.until })).into_response())
 }
 
