@@ -602,3 +602,77 @@ fn a_pass_after_the_last_marker_is_refused() {
         format!("turn {}: illegal action pass: the game is over", last + 1)
     );
 }
+
+#[test]
+fn records_from_a_position_name_it_and_number_turns_from_there() {
+    // Random games cut anywhere, also inside a turn, continue as records of their own
+    // whose start is the position at the cut.
+    let mut rng = SplitMix64::new(14);
+    let mut black_first = 0;
+    for game in 0..60 {
+        let rules = [Rules::STANDARD, Rules::BLITZ.with_turn_limit(Some(40))][game % 2];
+        let (list, end) = random_game(rules, &mut rng);
+        let cut = rng.below(list.len());
+        let mut start = Position::with_rules(rules);
+        for &a in &list[..cut] {
+            start.play(a).unwrap();
+        }
+        let record = Record::new(Rules::STANDARD)
+            .with_players("w", "b")
+            .with_position(Some(start))
+            .with_actions(list[cut..].to_vec())
+            .with_result(end.outcome().map(GameResult::from));
+        assert_eq!(record.rules, rules, "the position's rules are the record's");
+        assert_eq!(record.replay().unwrap(), end);
+        let text = record.to_string();
+        assert!(
+            text.contains(&format!("[Position \"{}\"]", start.to_fen())),
+            "{text}"
+        );
+        let first = if start.turn() == Color::White {
+            "\n\n1."
+        } else {
+            black_first += 1;
+            "\n\n2."
+        };
+        assert!(text.contains(first), "{text}");
+        assert_eq!(Record::parse(&text).unwrap(), record, "{text}");
+    }
+    assert!(black_first > 0);
+
+    // A Position header whose rules the other headers contradict, or that is no legal
+    // position, is refused with its line.
+    let fen = "bbBB/5Bb/7W/9/8Bb/9/W9/8B/W7/W6/4 b move 1-0 3-3 9";
+    let start = Position::from_fen(fen).unwrap();
+    let reply = start.legal_actions()[0];
+    let text = format!("[Variant \"blitz\"]\n[Position \"{fen}\"]\n\n{reply} *\n");
+    assert!(matches!(
+        Record::parse(&text),
+        Err(RecordError::HeaderValue { line: 2, ref name, .. }) if name == "Position"
+    ));
+    let text = format!("[Variant \"standard\"]\n[Position \"{fen}\"]\n\n2.{reply} *\n");
+    let record = Record::parse(&text).unwrap();
+    assert_eq!(record.rules, Rules::STANDARD);
+    assert_eq!(record.actions, vec![reply]);
+    // Turn numbers count from the position: Black acts first, so 1 is wrong.
+    let text = format!("[Position \"{fen}\"]\n\n1.{reply} *\n");
+    assert!(matches!(
+        Record::parse(&text),
+        Err(RecordError::TurnNumber {
+            found: 1,
+            expected: 2,
+            ..
+        })
+    ));
+    assert!(Record::parse("[Position \"4/7/8 w place\"]\n\n*\n").is_err());
+    // The example of docs/notation.md.
+    let example = "[White \"alice\"]\n[Black \"bob\"]\n[Date \"2026.12.02\"]\n\
+                   [Variant \"standard\"]\n[Position \"{fen}\"]\n[TimeControl \"-\"]\n\
+                   [Result \"*\"]\n\n2.b6-b3 3.g2-g5 *\n"
+        .replace("{fen}", fen);
+    assert_eq!(Record::parse(&example).unwrap().to_string(), example);
+    // Rules set by hand that differ from the position's do not replay.
+    let mut odd = Record::new(Rules::STANDARD).with_position(Some(start));
+    odd.rules = Rules::BLITZ;
+    assert_eq!(odd.replay(), Err(RecordError::PositionRules));
+}

@@ -17,7 +17,8 @@
 //! quote, `\\` a backslash and `\n` a line break. A blank line ends it. Then come the
 //! turns in the long form of [`crate::notation::turn`], each prefixed with its number
 //! (odd = White, even = Black), separated by spaces or line breaks, and last the result
-//! token: `1-0`, `0-1`, `1/2-1/2` or `*` (unfinished).
+//! token: `1-0`, `0-1`, `1/2-1/2` or `*` (unfinished). A game that began from a
+//! `Position` numbers its turns from there: 1 when White acts first, 2 when Black does.
 //!
 //! Known headers, written in this order:
 //!
@@ -28,6 +29,7 @@
 //! | `Variant` | `standard` or `blitz` | always |
 //! | `Targets` | `<white>-<black>` rings to win (handicap, RULES.md V3) | when not the variant's |
 //! | `TurnLimit` | ring moves (RULES.md V4) | when there is one |
+//! | `Position` | the start position string ([`crate::notation::fen`]) | when the game began from one |
 //! | `TimeControl` | `<minutes>+<increment seconds>`, `<seconds>s+<increment>`, or `-` | always |
 //! | `Result` | as the result token | always |
 //! | `Termination` | see [`Termination`] | when the game is finished |
@@ -364,6 +366,8 @@ pub enum RecordError {
     },
     /// The rules (targets, turn limit) are out of range.
     InvalidRules,
+    /// The rules are not those of the start position (its targets or turn limit).
+    PositionRules,
     /// An action cannot be played.
     Illegal {
         /// Line number, from 1, when read from text.
@@ -413,6 +417,9 @@ impl fmt::Display for RecordError {
             RecordError::InvalidRules => {
                 f.write_str("targets must be 1 to 5 and a turn limit at least 1")
             }
+            RecordError::PositionRules => {
+                f.write_str("the rules disagree with the start position's targets or turn limit")
+            }
             RecordError::Illegal {
                 line,
                 turn,
@@ -436,13 +443,14 @@ impl fmt::Display for RecordError {
 impl std::error::Error for RecordError {}
 
 /// The header names the record reads into its own fields.
-const RESERVED: [&str; 9] = [
+const RESERVED: [&str; 10] = [
     "White",
     "Black",
     "Date",
     "Variant",
     "Targets",
     "TurnLimit",
+    "Position",
     "TimeControl",
     "Result",
     "Termination",
@@ -452,7 +460,7 @@ const RESERVED: [&str; 9] = [
 const LINE_WIDTH: usize = 80;
 
 /// A game: players, date, rules, time control, result, other headers and the actions
-/// played from the empty board.
+/// played from the empty board or from a start position.
 ///
 /// The fields are public; [`Record::replay`] checks that they describe a legal game.
 /// Its text form (`Display`, [`Record::parse`]) is described in the
@@ -468,8 +476,11 @@ pub struct Record {
     pub date: String,
     /// The time control, `None` when untimed.
     pub time_control: Option<TimeControl>,
-    /// The rules played under.
+    /// The rules played under (a start position's own, when there is one).
     pub rules: Rules,
+    /// The position the game began from, when not the empty board (the `Position`
+    /// header); [`Record::with_position`] sets it with its rules.
+    pub position: Option<Position>,
     /// The result, `None` while the game is unfinished.
     pub result: Option<GameResult>,
     /// Other headers, in order. Their names are made of ASCII letters, digits and `_`
@@ -477,7 +488,7 @@ pub struct Record {
     /// `TurnLimit`, `TimeControl`, `Result`, `Termination`); entries that break this
     /// are not written.
     pub headers: Vec<(String, String)>,
-    /// The actions from the empty board, in order.
+    /// The actions from the start, in order.
     pub actions: Vec<Action>,
 }
 
@@ -496,10 +507,21 @@ impl Record {
             date: "????.??.??".to_owned(),
             time_control: None,
             rules,
+            position: None,
             result: None,
             headers: Vec::new(),
             actions: Vec::new(),
         }
+    }
+
+    /// Begins the game at `position` instead of the empty board (`None`: the empty
+    /// board), under its rules.
+    pub fn with_position(mut self, position: Option<Position>) -> Record {
+        if let Some(p) = &position {
+            self.rules = *p.rules();
+        }
+        self.position = position;
+        self
     }
 
     /// Sets the players' names.
@@ -548,12 +570,16 @@ impl Record {
             .map(|(_, v)| v.as_str())
     }
 
-    /// The start position.
+    /// The start position: [`Record::position`], or the empty board under the rules.
     pub fn start(&self) -> Result<Position, RecordError> {
         if !self.rules.is_valid() {
             return Err(RecordError::InvalidRules);
         }
-        Ok(Position::with_rules(self.rules))
+        match self.position {
+            Some(p) if *p.rules() != self.rules => Err(RecordError::PositionRules),
+            Some(p) => Ok(p),
+            None => Ok(Position::with_rules(self.rules)),
+        }
     }
 
     /// The actions cut into numbered turns (see [`turn::split`]).
@@ -589,7 +615,7 @@ impl Record {
         let mut pos = self.start()?;
         each(&pos);
         let mut color = pos.turn();
-        let mut number = color.fold(1, 2);
+        let mut number = first_number(&pos);
         for &action in &self.actions {
             if pos.turn() != color {
                 color = pos.turn();
@@ -626,10 +652,11 @@ impl Record {
         record.black = headers.black;
         record.date = headers.date;
         record.time_control = headers.time_control;
+        record.position = headers.position;
         record.headers = headers.other;
 
-        let body = read_body(lines)?;
         let mut pos = record.start()?;
+        let body = read_body(lines, first_number(&pos))?;
         for (line, numbered) in &body.turns {
             let color = numbered.color();
             for &action in numbered.turn.actions() {
@@ -790,6 +817,9 @@ impl fmt::Display for Record {
         if let Some(limit) = self.rules.turn_limit {
             header("TurnLimit", &limit.to_string());
         }
+        if let Some(position) = &self.position {
+            header("Position", &position.to_fen());
+        }
         let tc = self
             .time_control
             .map_or_else(|| "-".to_owned(), |tc| tc.to_string());
@@ -898,6 +928,7 @@ struct Headers {
     date: String,
     time_control: Option<TimeControl>,
     rules: Rules,
+    position: Option<Position>,
     /// Line and score of the `Result` header.
     result: Option<(usize, Option<Option<Color>>)>,
     /// Line, text and value of the `Termination` header.
@@ -914,10 +945,14 @@ impl Headers {
             date: defaults.date,
             time_control: None,
             rules: Rules::STANDARD,
+            position: None,
             result: None,
             termination: None,
             other: Vec::new(),
         };
+        // The line of the `Position` header, and whether a header set the rules.
+        let mut position_line = 0;
+        let mut rules_given = false;
         let mut seen: Vec<&'static str> = Vec::new();
         let mut variant = Variant::Standard;
         let mut targets = None;
@@ -941,13 +976,21 @@ impl Headers {
                 "White" => h.white = value,
                 "Black" => h.black = value,
                 "Date" => h.date = value,
+                "Position" => {
+                    let pos = Position::from_fen(value.trim())
+                        .map_err(|_| bad("not a legal position string (docs/notation.md)"))?;
+                    h.position = Some(pos);
+                    position_line = line;
+                }
                 "Variant" => {
+                    rules_given = true;
                     variant = value
                         .trim()
                         .parse()
                         .map_err(|_| bad("expected standard or blitz"))?;
                 }
                 "Targets" => {
+                    rules_given = true;
                     let pair = value
                         .trim()
                         .split_once('-')
@@ -959,6 +1002,7 @@ impl Headers {
                     targets = Some((w, b));
                 }
                 "TurnLimit" => {
+                    rules_given = true;
                     let limit = small_number(value.trim())
                         .filter(|&n| n >= 1)
                         .ok_or_else(|| bad("expected a number of ring moves, at least 1"))?;
@@ -993,6 +1037,18 @@ impl Headers {
             rules = rules.with_targets(w, b);
         }
         h.rules = rules.with_turn_limit(turn_limit);
+        if let Some(pos) = &h.position {
+            // The position carries its rules; headers that say otherwise are wrong.
+            if rules_given && h.rules != *pos.rules() {
+                return Err(RecordError::HeaderValue {
+                    line: position_line,
+                    name: "Position".to_owned(),
+                    value: pos.to_fen(),
+                    reason: "its targets or turn limit disagree with the Variant, Targets or TurnLimit header",
+                });
+            }
+            h.rules = *pos.rules();
+        }
         Ok(h)
     }
 }
@@ -1013,7 +1069,17 @@ struct Body {
     result: Option<(usize, String, Option<Option<Color>>)>,
 }
 
-fn read_body<'a>(lines: impl Iterator<Item = (usize, &'a str)>) -> Result<Body, RecordError> {
+/// The number of the first turn played from `start`: 1 when White acts, 2 when Black
+/// does (as [`turn::split`] numbers them).
+fn first_number(start: &Position) -> u32 {
+    start.turn().fold(1, 2)
+}
+
+/// Reads the turn section, whose first turn is numbered `first`.
+fn read_body<'a>(
+    lines: impl Iterator<Item = (usize, &'a str)>,
+    first: u32,
+) -> Result<Body, RecordError> {
     let mut body = Body {
         turns: Vec::new(),
         result: None,
@@ -1029,7 +1095,7 @@ fn read_body<'a>(lines: impl Iterator<Item = (usize, &'a str)>) -> Result<Body, 
                     reason: "nothing may follow the result token",
                 });
             }
-            let expected = body.turns.last().map_or(1, |(_, t)| t.number + 1);
+            let expected = body.turns.last().map_or(first, |(_, t)| t.number + 1);
             if let Some(score) = parse_score(token) {
                 if pending.is_some() {
                     return Err(RecordError::ResultToken {
