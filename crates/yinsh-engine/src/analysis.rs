@@ -94,6 +94,11 @@ pub enum Eval {
 }
 
 impl Eval {
+    /// A search's `score`, for the player to act (`to_act`), as White sees it.
+    pub fn of_search(score: Score, to_act: Color) -> Eval {
+        Eval::Score(for_white(score, to_act))
+    }
+
     /// White's chance to win.
     pub fn white_chance(self) -> f64 {
         match self {
@@ -254,14 +259,14 @@ impl PositionView {
     }
 }
 
-/// Every position of the game of `actions` under `rules`: the start, then the position
-/// after each action.
-pub fn positions(rules: Rules, actions: &[Action]) -> Result<Vec<Position>, AnalysisError> {
-    if !rules.is_valid() {
+/// Every position of the game of `actions` played from `start` (the empty board, or
+/// the position a game began from): the start, then the position after each action.
+pub fn positions(start: Position, actions: &[Action]) -> Result<Vec<Position>, AnalysisError> {
+    if !start.rules().is_valid() {
         return Err(AnalysisError::Rules);
     }
     let mut positions = Vec::with_capacity(actions.len() + 1);
-    let mut pos = Position::with_rules(rules);
+    let mut pos = start;
     positions.push(pos);
     for (ply, &action) in actions.iter().enumerate() {
         pos.play(action)
@@ -501,18 +506,18 @@ pub fn judge(positions: &[Position], actions: &[Action], views: &[PositionView])
     }
 }
 
-/// Judges the game of `actions` played under `rules` with `engine` searching each
+/// Judges the game of `actions` played from `start` with `engine` searching each
 /// position within `limits` ([`search_positions`], then [`judge`]).
 pub fn analyse(
     engine: &mut dyn Engine,
-    rules: Rules,
+    start: Position,
     actions: &[Action],
     limits: &Limits,
     stop: &AtomicBool,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<Analysis, AnalysisError> {
-    let positions = positions(rules, actions)?;
-    let views = search_positions(engine, rules, &positions, limits, stop, progress)?;
+    let positions = positions(start, actions)?;
+    let views = search_positions(engine, *start.rules(), &positions, limits, stop, progress)?;
     Ok(judge(&positions, actions, &views))
 }
 
@@ -536,7 +541,7 @@ mod tests {
     fn views_that_do_not_fit_the_game_are_refused() {
         let rules = Rules::default();
         let actions: Vec<Action> = ["e3", "a5"].iter().map(|t| t.parse().unwrap()).collect();
-        let positions = positions(rules, &actions).unwrap();
+        let positions = positions(Position::with_rules(rules), &actions).unwrap();
         let search = |best: &str, line: &[&str]| PositionView::Search {
             best: best.parse().unwrap(),
             line: line.iter().map(|t| t.parse().unwrap()).collect(),
@@ -576,7 +581,10 @@ mod tests {
             assert!(refused.contains(why), "{refused}");
         }
         assert_eq!(
-            super::positions(rules, &["e3".parse().unwrap(), "e3".parse().unwrap()]),
+            super::positions(
+                Position::with_rules(rules),
+                &["e3".parse().unwrap(), "e3".parse().unwrap()]
+            ),
             Err(AnalysisError::Illegal { ply: 1 })
         );
     }

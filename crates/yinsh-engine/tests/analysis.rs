@@ -33,7 +33,15 @@ fn a_move_that_allows_a_forced_loss_is_a_blunder_with_the_saving_move_as_the_bet
     };
     let mut engine = Searcher::new();
     let stop = AtomicBool::new(false);
-    let analysis = analyse(&mut engine, rules, &actions, &limits, &stop, &mut |_, _| {}).unwrap();
+    let analysis = analyse(
+        &mut engine,
+        Position::with_rules(rules),
+        &actions,
+        &limits,
+        &stop,
+        &mut |_, _| {},
+    )
+    .unwrap();
     assert_eq!(analysis.actions.len(), 40);
     let last = analysis.actions.last().unwrap();
     assert_eq!(last.played.to_string(), "h5-h3");
@@ -58,7 +66,15 @@ fn a_move_that_allows_a_forced_loss_is_a_blunder_with_the_saving_move_as_the_bet
     // The mover's accuracy shows it; the same analysis again gives the same marks.
     let s = analysis.summary[mover];
     assert!(s.blunders >= 1 && s.accuracy < 100.0, "{s:?}");
-    let again = analyse(&mut engine, rules, &actions, &limits, &stop, &mut |_, _| {}).unwrap();
+    let again = analyse(
+        &mut engine,
+        Position::with_rules(rules),
+        &actions,
+        &limits,
+        &stop,
+        &mut |_, _| {},
+    )
+    .unwrap();
     let marks =
         |a: &yinsh_engine::analysis::Analysis| a.actions.iter().map(|j| j.mark).collect::<Vec<_>>();
     assert_eq!(marks(&again), marks(&analysis));

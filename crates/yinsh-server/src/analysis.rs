@@ -18,7 +18,7 @@ use yinsh_engine::search::Searcher;
 use yinsh_engine::{Limits, Score};
 
 use crate::Ctx;
-use crate::game::{replay_stored, rules_of};
+use crate::game::{replay_stored, start_of};
 use crate::protocol::{
     ActionAnalysis, AnalysisResult, AnalysisState, AnalysisSummary, EvalView, Pair, ServerMessage,
     WorkJob, WorkResult, WorkView,
@@ -185,9 +185,9 @@ fn actions_of(game: &StoredGame) -> Result<Vec<Action>, String> {
 
 /// Checks `views` against `game` and gives them as stored (JSON).
 pub fn checked(game: &StoredGame, views: &[WorkView]) -> Result<String, String> {
-    let rules = rules_of(&game.game.options);
     let actions = actions_of(game)?;
-    let positions = analysis::positions(rules, &actions).map_err(|e| e.to_string())?;
+    let positions =
+        analysis::positions(start_of(&game.game.options)?, &actions).map_err(|e| e.to_string())?;
     let read = views
         .iter()
         .map(from_work_view)
@@ -196,7 +196,8 @@ pub fn checked(game: &StoredGame, views: &[WorkView]) -> Result<String, String> 
     serde_json::to_string(views).map_err(|e| e.to_string())
 }
 
-fn eval_view(eval: Eval) -> EvalView {
+/// `eval` as clients see it.
+pub fn eval_view(eval: Eval) -> EvalView {
     let (cp, win, over) = match eval {
         Eval::Score(Score::Cp(cp)) => (Some(cp), None, None),
         Eval::Score(Score::Win(n)) => (None, Some(n), None),
@@ -221,7 +222,7 @@ pub fn result_view(job: &AnalysisJob, game: &StoredGame) -> Result<AnalysisResul
         .collect::<Result<Vec<_>, _>>()?;
     let actions = actions_of(game)?;
     let positions =
-        analysis::positions(rules_of(&game.game.options), &actions).map_err(|e| e.to_string())?;
+        analysis::positions(start_of(&game.game.options)?, &actions).map_err(|e| e.to_string())?;
     analysis::check_views(&positions, &views)?;
     let judged = analysis::judge(&positions, &actions, &views);
     let summary = |c: Color| {
@@ -294,13 +295,14 @@ pub fn analyse_job(
     job: &WorkJob,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<WorkResult, String> {
-    let rules = rules_of(&job.options);
+    let start = start_of(&job.options)?;
+    let rules = *start.rules();
     let actions = job
         .actions
         .iter()
         .map(|t| t.parse::<Action>().map_err(|e| format!("'{t}': {e}")))
         .collect::<Result<Vec<_>, _>>()?;
-    let positions = analysis::positions(rules, &actions).map_err(|e| e.to_string())?;
+    let positions = analysis::positions(start, &actions).map_err(|e| e.to_string())?;
     let mut engine = Searcher::new();
     let limits = Limits {
         depth: Some(job.depth),

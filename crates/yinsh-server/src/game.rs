@@ -28,6 +28,17 @@ pub fn rules_of(options: &TableOptions) -> Rules {
     rules
 }
 
+/// The position a game under `options` begins from: the empty board under its rules,
+/// or the position of `options.position` (a table started from a position).
+pub fn start_of(options: &TableOptions) -> Result<Position, String> {
+    match &options.position {
+        None => Ok(Position::with_rules(rules_of(options))),
+        Some(fen) => {
+            Position::from_fen(fen).map_err(|e| format!("the start position '{fen}': {e}"))
+        }
+    }
+}
+
 /// One stored action as the rules library plays it, and the position after it.
 #[derive(Debug, Clone, Copy)]
 pub struct Replayed<'a> {
@@ -39,8 +50,8 @@ pub struct Replayed<'a> {
     pub after: Position,
 }
 
-/// Plays the stored `actions` of a game with `options` from the start; an unreadable
-/// or illegal action is an error naming it.
+/// Plays the stored `actions` of a game with `options` from its start; an unreadable
+/// or illegal action (or an unreadable start position) is an error naming it.
 ///
 /// Games stored before rule E3 changed (an exhausted pool now ends the game at once)
 /// may end with a `pass` played after the game was over; the rules refuse it, so that
@@ -49,7 +60,7 @@ pub fn replay_stored<'a>(
     options: &TableOptions,
     actions: &'a [StoredAction],
 ) -> Result<Vec<Replayed<'a>>, String> {
-    let mut pos = Position::with_rules(rules_of(options));
+    let mut pos = start_of(options)?;
     let mut replayed = Vec::with_capacity(actions.len());
     for (ply, stored) in actions.iter().enumerate() {
         let action: Action = stored
@@ -130,6 +141,8 @@ pub struct Game {
     pub id: GameId,
     /// The options it was started with.
     pub options: TableOptions,
+    /// The position it began from (the empty board, or `options.position`).
+    pub start: Position,
     /// When it started, in milliseconds since 1970.
     pub started_at: i64,
     /// The position now.
@@ -154,11 +167,18 @@ pub struct Game {
 }
 
 impl Game {
-    /// A new game under `options`, its clock (if any) starting `now`.
+    /// A new game under `options` (checked by `validate_options`), its clock (if any)
+    /// starting `now`.
     pub fn new(id: GameId, options: TableOptions, started_at: i64, now: Instant) -> Game {
+        let start = start_of(&options).unwrap_or_else(|e| {
+            // Options are checked before a table takes them; this is a bug.
+            tracing::error!("{e}; the game begins on the empty board");
+            Position::with_rules(rules_of(&options))
+        });
         Game {
             id,
-            position: Position::with_rules(rules_of(&options)),
+            start,
+            position: start,
             clocks: time_control_of(&options).map(|tc| Clocks::new(tc, now)),
             options,
             started_at,
@@ -280,7 +300,7 @@ impl Game {
 
     /// Who played each action.
     pub fn actors(&self) -> Vec<Color> {
-        let mut pos = Position::with_rules(*self.position.rules());
+        let mut pos = self.start;
         let mut actors = Vec::with_capacity(self.actions.len());
         for &a in &self.actions {
             actors.push(pos.turn());
@@ -291,7 +311,7 @@ impl Game {
 
     /// The position after the first `n` actions.
     pub fn replay(&self, n: usize) -> Position {
-        let mut pos = Position::with_rules(*self.position.rules());
+        let mut pos = self.start;
         for &a in &self.actions[..n] {
             pos.play_unchecked(a);
         }
@@ -395,6 +415,11 @@ pub fn record_of(
     result: Option<GameResult>,
 ) -> Record {
     Record::new(rules_of(options))
+        .with_position(
+            start_of(options)
+                .ok()
+                .filter(|_| options.position.is_some()),
+        )
         .with_players(names.white.clone(), names.black.clone())
         .with_date(record_date(started_at.div_euclid(1000)))
         .with_time_control(time_control_of(options))

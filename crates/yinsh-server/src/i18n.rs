@@ -224,6 +224,7 @@ fn en_refusal(r: &Refusal) -> &'static str {
         Refusal::NoSeek => "That seek is gone: someone was paired with it, or it was cancelled.",
         Refusal::OwnSeek => "That is your own seek.",
         Refusal::NoChallenge => "That challenge is gone: accepted, declined or withdrawn.",
+        Refusal::BadPosition => "That is not a legal position string (see the notation page).",
         Refusal::OwnChallenge => "You cannot challenge yourself.",
         Refusal::PlayerOffline { .. } => "Nobody called {name} is online.",
         Refusal::TooManyChallenges { .. } => {
@@ -299,6 +300,7 @@ fn nl_refusal(r: &Refusal) -> &'static str {
         }
         Refusal::OwnSeek => "Dat is je eigen zoekverzoek.",
         Refusal::NoChallenge => "Die uitdaging is weg: aangenomen, afgewezen of ingetrokken.",
+        Refusal::BadPosition => "Dat is geen geldige stellingsnotatie (zie de notatiepagina).",
         Refusal::OwnChallenge => "Je kunt jezelf niet uitdagen.",
         Refusal::PlayerOffline { .. } => "Er is niemand online die {name} heet.",
         Refusal::TooManyChallenges { .. } => {
@@ -374,6 +376,7 @@ fn pl_refusal(r: &Refusal) -> &'static str {
         }
         Refusal::OwnSeek => "To twoje własne zgłoszenie.",
         Refusal::NoChallenge => "To wyzwanie już nie istnieje: przyjęte, odrzucone albo wycofane.",
+        Refusal::BadPosition => "To nie jest poprawny zapis pozycji (zob. stronę o notacji).",
         Refusal::OwnChallenge => "Nie możesz wyzwać samego siebie.",
         Refusal::PlayerOffline { .. } => "Nikt o nazwie {name} nie jest teraz online.",
         Refusal::TooManyChallenges { .. } => {
@@ -457,6 +460,9 @@ fn de_refusal(r: &Refusal) -> &'static str {
         Refusal::NoChallenge => {
             "Diese Herausforderung gibt es nicht mehr: angenommen, abgelehnt oder zurückgezogen."
         }
+        Refusal::BadPosition => {
+            "Das ist keine gültige Stellungsnotation (siehe die Notationsseite)."
+        }
         Refusal::OwnChallenge => "Du kannst dich nicht selbst herausfordern.",
         Refusal::PlayerOffline { .. } => "Niemand namens {name} ist online.",
         Refusal::TooManyChallenges { .. } => {
@@ -492,6 +498,8 @@ pub const EN: &[(&str, &str)] = &[
     ("created", "Table {table} created."),
     ("seeking", "Looking for an opponent…"),
     ("watching_analysis", "You follow the analysis of that game."),
+    ("analysing", "The engine is thinking about that position."),
+    ("analysis_stopped", "The engine stopped thinking."),
     ("seek_canceled", "You stopped looking for an opponent."),
     ("challenge_sent", "You challenged {name}."),
     ("challenge_open", "Your challenge is open: share its link."),
@@ -548,6 +556,8 @@ pub const NL: &[(&str, &str)] = &[
     ("created", "Tafel {table} aangemaakt."),
     ("seeking", "Op zoek naar een tegenstander…"),
     ("watching_analysis", "Je volgt de analyse van dat spel."),
+    ("analysing", "De engine denkt na over die stelling."),
+    ("analysis_stopped", "De engine denkt niet meer na."),
     ("seek_canceled", "Je zoekt geen tegenstander meer."),
     ("challenge_sent", "Je hebt {name} uitgedaagd."),
     ("challenge_open", "Je uitdaging staat open: deel de link."),
@@ -610,6 +620,8 @@ pub const PL: &[(&str, &str)] = &[
     ("created", "Utworzono stół {table}."),
     ("seeking", "Szukam przeciwnika…"),
     ("watching_analysis", "Śledzisz analizę tej partii."),
+    ("analysing", "Silnik analizuje tę pozycję."),
+    ("analysis_stopped", "Silnik przestał analizować."),
     ("seek_canceled", "Przestajesz szukać przeciwnika."),
     ("challenge_sent", "Wyzwano gracza {name}."),
     (
@@ -671,6 +683,8 @@ pub const DE: &[(&str, &str)] = &[
     // Replies.
     ("created", "Tisch {table} erstellt."),
     ("seeking", "Suche einen Gegner…"),
+    ("analysing", "Die Engine denkt über diese Stellung nach."),
+    ("analysis_stopped", "Die Engine denkt nicht mehr nach."),
     (
         "watching_analysis",
         "Du verfolgst die Analyse dieser Partie.",

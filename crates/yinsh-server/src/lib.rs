@@ -23,6 +23,7 @@ pub mod command;
 pub mod game;
 mod http;
 pub mod i18n;
+pub mod live;
 pub mod loadtest;
 pub mod lobby;
 pub mod meet;
@@ -102,6 +103,11 @@ pub struct Config {
     /// How long a worker holds an analysis job without a word (a progress report
     /// renews it); then the job goes to the next worker that asks.
     pub analysis_lease: Duration,
+    /// Searches for the analysis board (`analyse`) that may run at once, one engine
+    /// thread each; more wait their turn. 0 turns the live engine off.
+    pub live_engines: usize,
+    /// How long one such search thinks.
+    pub live_time: Duration,
 }
 
 impl Default for Config {
@@ -122,6 +128,8 @@ impl Default for Config {
             analysis_depth: analysis::DEPTH,
             worker_key: None,
             analysis_lease: analysis::LEASE,
+            live_engines: 1,
+            live_time: live::TIME,
         }
     }
 }
@@ -144,6 +152,8 @@ impl std::fmt::Debug for Config {
             .field("analysis_depth", &self.analysis_depth)
             .field("worker_key", &self.worker_key.as_ref().map(|_| "…"))
             .field("analysis_lease", &self.analysis_lease)
+            .field("live_engines", &self.live_engines)
+            .field("live_time", &self.live_time)
             .finish()
     }
 }
@@ -180,6 +190,8 @@ pub struct Ctx {
     pub analysis_depth: u32,
     /// How long a worker holds an analysis job without a word.
     pub analysis_lease: Duration,
+    /// The analysis board's live searches.
+    pub live: live::Live,
 }
 
 /// A server ready to serve: its tables restored from the store.
@@ -208,6 +220,7 @@ impl Server {
             worker_key: config.worker_key.as_deref().map(Arc::from),
             analysis_depth: config.analysis_depth,
             analysis_lease: config.analysis_lease,
+            live: live::Live::new(config.live_engines, config.live_time),
         };
         // The decoy hash an unknown name's log-in is checked against, made now: made
         // at the first such log-in, that one would take two hashes' time and tell.

@@ -330,7 +330,7 @@ impl Meet {
         options: &TableOptions,
         color: Option<SeatColor>,
     ) -> Result<Msg, Refusal> {
-        table::validate_options(options)?;
+        let options = table::settle_options(options.clone())?;
         let from = conn.player.clone();
         let to = match to {
             Some(name) => Some(
@@ -354,7 +354,7 @@ impl Meet {
             id: fresh_id(),
             from,
             to,
-            options: options.clone(),
+            options,
             color: color.map(Color::from),
             created_at: crate::now_ms(),
         };

@@ -88,6 +88,13 @@ pub struct TableOptions {
     #[ts(as = "Option<bool>", optional)]
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub rated: bool,
+    /// The position the games begin from, as a position string (docs/notation.md),
+    /// when not the empty board ("play on from here"). Its targets and turn limit are
+    /// the game's: a new table takes its variant, handicap and turn limit from it, and
+    /// they cannot be changed. Such a game is never rated.
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub position: Option<String>,
 }
 
 impl Default for TableOptions {
@@ -99,6 +106,7 @@ impl Default for TableOptions {
             time: None,
             log: true,
             rated: false,
+            position: None,
         }
     }
 }
@@ -335,6 +343,15 @@ pub enum Request {
         #[ts(type = "number")]
         game: i64,
     },
+    /// Asks the engine about a position of the analysis board: `engine_line`
+    /// messages as its search deepens, the last one `done`. A new `analyse` or a
+    /// `stop_analyse` ends the search before; so does closing the connection.
+    Analyse {
+        /// The position string (docs/notation.md).
+        position: String,
+    },
+    /// Stops this connection's `analyse`.
+    StopAnalyse,
 }
 
 /// A seek in the lobby.
@@ -699,6 +716,73 @@ pub struct WorkResult {
     pub views: Vec<WorkView>,
 }
 
+/// A position on the analysis board: everything a client needs to show it and let
+/// the player to act choose (`POST /api/position`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct BoardPosition {
+    /// Its position string (docs/notation.md).
+    pub position: String,
+    /// The pieces, the player to act and what they must do.
+    #[serde(flatten)]
+    pub frame: Frame,
+    /// Rings each player must remove to win.
+    pub targets: Pair<u8>,
+    /// Ring moves played so far.
+    pub ring_moves: u16,
+    /// The number of ring moves after which the game is scored, if any.
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turn_limit: Option<u16>,
+    /// The legal actions of the player to act (none once the game is over).
+    pub legal: Vec<String>,
+    /// How the game ended on the board, once it is over.
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<ResultView>,
+}
+
+/// What `POST /api/position` plays: actions from a position.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(deny_unknown_fields)]
+pub struct PositionRequest {
+    /// The start, a position string; the empty board of the standard game when absent.
+    #[ts(optional)]
+    #[serde(default)]
+    pub position: Option<String>,
+    /// Actions to play from it, in order (at most 600).
+    #[serde(default)]
+    pub actions: Vec<String>,
+}
+
+/// The answer of `POST /api/position`: the start and the position after each action.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct PositionLine {
+    /// One more than the actions.
+    pub positions: Vec<BoardPosition>,
+}
+
+/// A game record read by `POST /api/record/parse` (our record format or a
+/// boardspace SGF file), for the analysis board.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct ParsedRecord {
+    /// White's name (`?` when unknown).
+    pub white: String,
+    /// Black's name.
+    pub black: String,
+    /// The date, `YYYY.MM.DD` with `?` for unknown parts.
+    pub date: String,
+    /// The result, when the game is finished.
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<ResultView>,
+    /// Its actions, in order.
+    pub actions: Vec<String>,
+    /// The game as a record in our format.
+    pub record: String,
+    /// The start and the position after each action.
+    pub positions: Vec<BoardPosition>,
+}
+
 /// One row of a leaderboard.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct LeaderboardEntry {
@@ -1050,6 +1134,26 @@ pub enum ServerMessage {
         /// The analysis.
         state: AnalysisState,
     },
+    /// The engine's line in a position this connection asked about (`analyse`), after
+    /// each depth of its search.
+    EngineLine {
+        /// The position, as asked.
+        position: String,
+        /// The depth searched, in decisions.
+        depth: u32,
+        /// The evaluation, for White.
+        eval: EvalView,
+        /// The best line, the engine's choice first.
+        line: Vec<String>,
+        /// Positions searched.
+        #[ts(type = "number")]
+        nodes: u64,
+        /// Time searched, in milliseconds.
+        #[ts(type = "number")]
+        time_ms: u64,
+        /// The last line of this search.
+        done: bool,
+    },
     /// A seek or challenge of yours was paired: the game at `table` has begun, you
     /// play `color` (open the table to play; the clocks wait for you).
     Paired {
@@ -1291,6 +1395,10 @@ pub fn typescript() -> String {
         WorkView::decl(&cfg),
         WorkJob::decl(&cfg),
         WorkResult::decl(&cfg),
+        BoardPosition::decl(&cfg),
+        PositionRequest::decl(&cfg),
+        PositionLine::decl(&cfg),
+        ParsedRecord::decl(&cfg),
         LeaderboardEntry::decl(&cfg),
         Leaderboard::decl(&cfg),
         AccountView::decl(&cfg),

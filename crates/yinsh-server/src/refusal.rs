@@ -123,6 +123,8 @@ pub enum Refusal {
     OwnSeek,
     /// No challenge of this player has that id (accepted, declined or withdrawn).
     NoChallenge,
+    /// A position string that describes no legal position (`analyse`).
+    BadPosition,
     /// One's own challenge cannot be accepted, nor oneself challenged.
     OwnChallenge,
     /// Nobody of that name is online.
@@ -203,6 +205,7 @@ impl Refusal {
             Refusal::NoSeek => "no_seek",
             Refusal::OwnSeek => "own_seek",
             Refusal::NoChallenge => "no_challenge",
+            Refusal::BadPosition => "bad_position",
             Refusal::OwnChallenge => "own_challenge",
             Refusal::PlayerOffline { .. } => "player_offline",
             Refusal::TooManyChallenges { .. } => "too_many_challenges",
@@ -268,6 +271,7 @@ impl Refusal {
             | Refusal::NoSeek
             | Refusal::OwnSeek
             | Refusal::NoChallenge
+            | Refusal::BadPosition
             | Refusal::OwnChallenge
             | Refusal::NothingToTakeBack
             | Refusal::NothingPending

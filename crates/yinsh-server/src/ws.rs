@@ -72,6 +72,8 @@ struct Connection {
     analysis: Option<broadcast::Receiver<(i64, Arc<str>)>>,
     /// The games whose analysis it watches.
     watched: std::collections::HashSet<i64>,
+    /// The engine's search for the analysis board, while it runs.
+    live: Option<crate::live::Search>,
     /// When the whole lobby list was last sent.
     lobby_sent: Option<Instant>,
     limit: RateLimit,
@@ -134,6 +136,7 @@ pub async fn serve(
         lobby: None,
         analysis: None,
         watched: std::collections::HashSet::new(),
+        live: None,
         lobby_sent: None,
         strikes: 0,
     };
@@ -427,7 +430,7 @@ impl Connection {
                 return Ok(());
             }
             Request::CreateTable { options } => {
-                table::validate_options(&options).map_err(|e| (None, e))?;
+                let options = table::settle_options(options).map_err(|e| (None, e))?;
                 if self.ctx.lobby.created_by(self.conn.player.id) >= TABLES_PER_PLAYER {
                     let refusal = Refusal::TooManyOwnTables {
                         limit: TABLES_PER_PLAYER,
@@ -503,6 +506,23 @@ impl Connection {
                     });
                 }
                 self.reply(id, None, Msg::new("watching_analysis"));
+                return Ok(());
+            }
+            Request::Analyse { position } => {
+                if !self.ctx.live.enabled() {
+                    return Err((None, Refusal::BotsDisabled));
+                }
+                let start = yinsh::Position::from_fen(position.trim())
+                    .map_err(|_| (None, Refusal::BadPosition))?;
+                // The search before ends as this one begins.
+                self.live = None;
+                self.live = Some(self.ctx.live.start(&self.conn, start, position));
+                self.reply(id, None, Msg::new("analysing"));
+                return Ok(());
+            }
+            Request::StopAnalyse => {
+                self.live = None;
+                self.reply(id, None, Msg::new("analysis_stopped"));
                 return Ok(());
             }
             Request::Chat { table, text } if crate::command::is_challenge(&text) => {

@@ -75,6 +75,7 @@ async fn exercise(store: Arc<dyn Store>) {
         }),
         log: true,
         rated: false,
+        position: None,
     };
     let new = NewGame {
         table_id: "abc123".to_owned(),

@@ -3,6 +3,7 @@
 
 mod accounts;
 mod analysis;
+mod board;
 mod clocks;
 mod common;
 mod fairness;

@@ -70,7 +70,7 @@ pub fn run(args: &AnalyseArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let stop = AtomicBool::new(false);
     let analysis = analyse(
         &mut engine,
-        record.rules,
+        record.start()?,
         &record.actions,
         &limits,
         &stop,

@@ -43,6 +43,14 @@ pub struct ServeArgs {
     /// the server takes no remote workers.
     #[arg(long, env = "YINSH_WORKER_KEY", value_name = "KEY")]
     worker_key: Option<String>,
+    /// Engine searches for the analysis board that may run at once, one thread each
+    /// (0: no live engine).
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    live_engines: usize,
+    /// How long one such search thinks, in seconds.
+    #[arg(long, default_value_t = yinsh_server::live::TIME.as_secs(), value_name = "SECONDS",
+          value_parser = clap::value_parser!(u64).range(1..=120))]
+    live_time: u64,
 }
 
 /// Runs the server until Ctrl-C or SIGTERM.
@@ -77,6 +85,8 @@ async fn serve(args: &ServeArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         analysis_workers: args.analysis_workers,
         analysis_depth: args.analysis_depth,
         worker_key: args.worker_key.clone().filter(|k| !k.is_empty()),
+        live_engines: args.live_engines,
+        live_time: std::time::Duration::from_secs(args.live_time),
         ..yinsh_server::Config::default()
     };
     let server = yinsh_server::Server::new(store, config).await?;

@@ -26,6 +26,7 @@ use crate::{Config, Ctx};
 
 mod account;
 mod analysis;
+mod board;
 mod player;
 
 #[derive(Clone)]
@@ -58,6 +59,7 @@ pub fn router(ctx: Ctx, config: Config) -> Router {
         .merge(account::routes())
         .merge(player::routes())
         .merge(analysis::routes())
+        .merge(board::routes())
         .route("/api/archive", get(archive))
         .route("/api/archive/{id}", get(archived_game))
         .route("/api/archive/{id}/record", get(record))
@@ -527,7 +529,10 @@ async fn archived_game(
             at: r.stored.at,
         })
         .collect();
-    let start = yinsh::Position::with_rules(crate::game::rules_of(&game.game.options));
+    let start = crate::game::start_of(&game.game.options).map_err(|e| {
+        tracing::error!(game = %game.id, "{e}");
+        unreadable()
+    })?;
     let mut frames = vec![frame(&start, false)];
     frames.extend(replayed.iter().map(|r| frame(&r.after, false)));
     if let Some(last) = frames.last_mut() {

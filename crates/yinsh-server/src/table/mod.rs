@@ -18,7 +18,7 @@ use yinsh::Color;
 
 use self::actor::Input;
 use self::core::{Core, Now, Reply};
-pub use self::core::{Request, validate_options};
+pub use self::core::{Request, settle_options, validate_options};
 pub use self::watchers::{BACKLOG_BYTES, BACKLOG_EVENTS};
 use crate::Ctx;
 use crate::protocol::{ServerMessage, Since, TableOptions, TableSummary};

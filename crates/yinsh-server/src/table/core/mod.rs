@@ -28,7 +28,7 @@ use crate::game::{Clocks, Game, replay_stored, rules_of};
 use crate::i18n::Msg;
 use crate::protocol::{
     ChatLine, Command, GameView, Pair, PlayerView, RatingDiff, SeatColor, TableEvent, TableOptions,
-    TableStatus,
+    TableStatus, VariantName,
 };
 use crate::refusal::Refusal;
 use crate::store::{GameWrite, NewGame, Player, SeatRecord, StoredGame, StoredResult};
@@ -553,12 +553,51 @@ pub(super) fn stored_result(result: &GameResult, finished_at: i64) -> StoredResu
     }
 }
 
+/// `options` for a new table or challenge: when they begin from a position, the
+/// variant, handicap and turn limit are set from it; then they are checked
+/// ([`validate_options`]).
+pub fn settle_options(mut options: TableOptions) -> Result<TableOptions, Refusal> {
+    if let Some(fen) = &options.position {
+        let start = Position::from_fen(fen.trim()).map_err(|_| Refusal::BadOption {
+            reason: "the start position is not a legal position string",
+        })?;
+        let rules = start.rules();
+        let (white, black) = (rules.targets.white, rules.targets.black);
+        options.variant = if white == 1 && black == 1 {
+            VariantName::Blitz
+        } else {
+            VariantName::Standard
+        };
+        let own = if white == 1 && black == 1 { 1 } else { 3 };
+        options.handicap = (white != own || black != own).then_some(Pair { white, black });
+        options.turn_limit = rules.turn_limit;
+        options.position = Some(start.to_fen());
+    }
+    validate_options(&options)?;
+    Ok(options)
+}
+
 /// Checks that options are in range: time 1–180 minutes with an increment of 0–60
-/// seconds, targets 1–5, a turn limit of 1–1000 ring moves; and that a rated game has
+/// seconds, targets 1–5, a turn limit of 1–1000 ring moves; that a rated game has
 /// a clock, the variant's own targets, no turn limit, and goes to the archive (its
-/// players' rating histories link to it).
+/// players' rating histories link to it); and that a start position is legal, not
+/// over, unrated, and has the options' rules.
 pub fn validate_options(options: &TableOptions) -> Result<(), Refusal> {
     let bad = |reason| Err(Refusal::BadOption { reason });
+    if let Some(fen) = &options.position {
+        let Ok(start) = Position::from_fen(fen) else {
+            return bad("the start position is not a legal position string");
+        };
+        if start.is_over() {
+            return bad("the start position is a finished game");
+        }
+        if *start.rules() != rules_of(options) {
+            return bad("a game from a position keeps the position's targets and turn limit");
+        }
+        if options.rated {
+            return bad("a game from a position is not rated");
+        }
+    }
     if let Some(t) = options.time {
         if !(1..=180).contains(&t.minutes) || t.increment > 60 {
             return bad("time is 1 to 180 minutes, increment 0 to 60 seconds");
