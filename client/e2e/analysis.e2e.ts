@@ -6,8 +6,8 @@
 // graph and on a "Better" line moves the viewer. Then a phone opens the same replay.
 
 import { readFileSync } from "node:fs";
-import { expect, test, type Page } from "@playwright/test";
-import { boardOf, expectNoPageErrors, expectNoSidewaysScroll, myName, newPlayer, screenshot } from "./helpers";
+import { expect, test } from "@playwright/test";
+import { boardOf, expectNoPageErrors, expectNoSidewaysScroll, myName, newPlayer, playArchivedGame, screenshot } from "./helpers";
 
 const fixture = JSON.parse(readFileSync(new URL("./fixtures/opponent-row.json", import.meta.url), "utf8")) as {
   actions: { token: string; color: "white" | "black" }[];
@@ -24,107 +24,13 @@ interface Analysis {
   };
 }
 
-/**
- * Opens a WebSocket of the page's player (its cookie) beside the page's own, as
- * `window.__yc`: `request` sends one request and waits for its answer, `wait` for a
- * message (kept from the moment the socket opened).
- */
-async function openClient(page: Page): Promise<void> {
-  await page.evaluate(async () => {
-    const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws?lang=en`);
-    type Msg = Record<string, unknown> & { id?: number; type: string };
-    const messages: Msg[] = [];
-    const waiters: { test: (m: Msg) => boolean; resolve: (m: Msg) => void }[] = [];
-    ws.onmessage = (e) => {
-      const msg = JSON.parse(String(e.data)) as Msg;
-      const waiter = waiters.find((w) => w.test(msg));
-      if (waiter) {
-        waiters.splice(waiters.indexOf(waiter), 1);
-        waiter.resolve(msg);
-      } else {
-        messages.push(msg);
-      }
-    };
-    await new Promise((resolve, reject) => {
-      ws.onopen = resolve;
-      ws.onerror = reject;
-    });
-    let id = 1_000_000;
-    const client = {
-      wait(test: (m: Msg) => boolean): Promise<Msg> {
-        const found = messages.find(test);
-        if (found) {
-          messages.splice(messages.indexOf(found), 1);
-          return Promise.resolve(found);
-        }
-        return new Promise((resolve) => waiters.push({ test, resolve }));
-      },
-      async request(req: Record<string, unknown>): Promise<Msg> {
-        await new Promise((r) => setTimeout(r, 60)); // the server takes 20 messages a second
-        const mine = id++;
-        ws.send(JSON.stringify({ id: mine, ...req }));
-        const answer = await client.wait((m) => m.id === mine);
-        if (answer.type === "error") throw new Error(`${JSON.stringify(req)}: ${String(answer.text)}`);
-        return answer;
-      },
-    };
-    (window as unknown as { __yc: typeof client }).__yc = client;
-  });
-}
-
-type Client = {
-  request(req: Record<string, unknown>): Promise<{ table?: string }>;
-  wait(test: (m: { type: string; table?: string; event?: { kind: string }; game?: { id: number; to_move: string; stage: string; moves: string[] } }) => boolean): Promise<{
-    event: { kind: string };
-    game: { id: number; to_move: string; stage: string; moves: string[] };
-  }>;
-};
-
-/** Plays the page's colour of `tokens` at `table` until the game is over; gives the game's archive id. */
-function playColour(page: Page, table: string, color: "white" | "black"): Promise<number> {
-  return page.evaluate(
-    async ({ table, color, tokens }) => {
-      const c = (window as unknown as { __yc: Client }).__yc;
-      let acted = -1;
-      for (;;) {
-        const ev = await c.wait((m) => m.type === "event" && m.table === table && !!m.game);
-        if (ev.event.kind === "game_over") return ev.game.id;
-        const g = ev.game;
-        const n = g.moves.length;
-        if (g.stage !== "over" && g.to_move === color && n > acted && n < tokens.length) {
-          acted = n;
-          await c.request({ type: "act", table, action: tokens[n], ply: n });
-        }
-      }
-    },
-    { table, color, tokens },
-  );
-}
-
 test("the replay's computer analysis: requested, followed, then graph, marks, bar and the engine's arrow; on a phone too", async ({ browser }) => {
   test.setTimeout(180_000);
   const white = await newPlayer(browser, { viewport: { width: 1366, height: 768 } });
   const black = await newPlayer(browser);
 
   // ---- The game: the fixture's, played over the players' own sockets ----
-  await openClient(white.page);
-  await openClient(black.page);
-  const table = await white.page.evaluate(async () => {
-    const c = (window as unknown as { __yc: Client }).__yc;
-    const created = await c.request({ type: "create_table", options: { variant: "standard", log: true } });
-    await c.request({ type: "open", table: created.table });
-    await c.request({ type: "command", table: created.table, command: "join", color: "white" });
-    return created.table!;
-  });
-  await black.page.evaluate(async (table) => {
-    const c = (window as unknown as { __yc: Client }).__yc;
-    await c.request({ type: "open", table });
-    await c.request({ type: "command", table, command: "join", color: "black" });
-  }, table);
-  await white.page.evaluate(async (table) => {
-    await (window as unknown as { __yc: Client }).__yc.request({ type: "command", table, command: "start" });
-  }, table);
-  const [gameId] = await Promise.all([playColour(white.page, table, "white"), playColour(black.page, table, "black")]);
+  const gameId = await playArchivedGame(white.page, black.page, tokens);
   const total = tokens.length;
 
   // ---- The replay: no analysis yet, a button asks for one ----

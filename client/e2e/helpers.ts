@@ -223,3 +223,106 @@ export async function playFirstRings(a: Page, b: Page): Promise<string> {
   await expect(white.locator('[data-testid="moves"] .act')).toHaveCount(2);
   return table;
 }
+
+/**
+ * Opens a WebSocket of the page's player (its cookie) beside the page's own, as
+ * `window.__yc`: `request` sends one request and waits for its answer, `wait` for a
+ * message (kept from the moment the socket opened).
+ */
+export async function openClient(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws?lang=en`);
+    type Msg = Record<string, unknown> & { id?: number; type: string };
+    const messages: Msg[] = [];
+    const waiters: { test: (m: Msg) => boolean; resolve: (m: Msg) => void }[] = [];
+    ws.onmessage = (e) => {
+      const msg = JSON.parse(String(e.data)) as Msg;
+      const waiter = waiters.find((w) => w.test(msg));
+      if (waiter) {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        waiter.resolve(msg);
+      } else {
+        messages.push(msg);
+      }
+    };
+    await new Promise((resolve, reject) => {
+      ws.onopen = resolve;
+      ws.onerror = reject;
+    });
+    let id = 1_000_000;
+    const client = {
+      wait(test: (m: Msg) => boolean): Promise<Msg> {
+        const found = messages.find(test);
+        if (found) {
+          messages.splice(messages.indexOf(found), 1);
+          return Promise.resolve(found);
+        }
+        return new Promise((resolve) => waiters.push({ test, resolve }));
+      },
+      async request(req: Record<string, unknown>): Promise<Msg> {
+        await new Promise((r) => setTimeout(r, 60)); // the server takes 20 messages a second
+        const mine = id++;
+        ws.send(JSON.stringify({ id: mine, ...req }));
+        const answer = await client.wait((m) => m.id === mine);
+        if (answer.type === "error") throw new Error(`${JSON.stringify(req)}: ${String(answer.text)}`);
+        return answer;
+      },
+    };
+    (window as unknown as { __yc: typeof client }).__yc = client;
+  });
+}
+
+export type Client = {
+  request(req: Record<string, unknown>): Promise<{ table?: string }>;
+  wait(test: (m: { type: string; table?: string; event?: { kind: string }; game?: { id: number; to_move: string; stage: string; moves: string[] } }) => boolean): Promise<{
+    event: { kind: string };
+    game: { id: number; to_move: string; stage: string; moves: string[] };
+  }>;
+};
+
+/** Plays the page's colour of `tokens` at `table` until the game is over; gives the game's archive id. */
+export function playColour(page: Page, table: string, color: "white" | "black", tokens: readonly string[]): Promise<number> {
+  return page.evaluate(
+    async ({ table, color, tokens }) => {
+      const c = (window as unknown as { __yc: Client }).__yc;
+      let acted = -1;
+      for (;;) {
+        const ev = await c.wait((m) => m.type === "event" && m.table === table && !!m.game);
+        if (ev.event.kind === "game_over") return ev.game.id;
+        const g = ev.game;
+        const n = g.moves.length;
+        if (g.stage !== "over" && g.to_move === color && n > acted && n < tokens.length) {
+          acted = n;
+          await c.request({ type: "act", table, action: tokens[n], ply: n });
+        }
+      }
+    },
+    { table, color, tokens: [...tokens] },
+  );
+}
+
+/**
+ * Two pages' players play `tokens` (a whole game) at a new table over sockets of their
+ * own (one `act` each: what is tested is what comes after); gives the game's archive id.
+ */
+export async function playArchivedGame(white: Page, black: Page, tokens: readonly string[]): Promise<number> {
+  await openClient(white);
+  await openClient(black);
+  const table = await white.evaluate(async () => {
+    const c = (window as unknown as { __yc: Client }).__yc;
+    const created = await c.request({ type: "create_table", options: { variant: "standard", log: true } });
+    await c.request({ type: "open", table: created.table });
+    await c.request({ type: "command", table: created.table, command: "join", color: "white" });
+    return created.table!;
+  });
+  await black.evaluate(async (table) => {
+    const c = (window as unknown as { __yc: Client }).__yc;
+    await c.request({ type: "open", table });
+    await c.request({ type: "command", table, command: "join", color: "black" });
+  }, table);
+  await white.evaluate(async (table) => {
+    await (window as unknown as { __yc: Client }).__yc.request({ type: "command", table, command: "start" });
+  }, table);
+  const [id] = await Promise.all([playColour(white, table, "white", tokens), playColour(black, table, "black", tokens)]);
+  return id;
+}

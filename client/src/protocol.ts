@@ -935,6 +935,11 @@ at: number, };
 
 export type Frame = { 
 /**
+ * Its position string (docs/notation.md): where the analysis board and "play on
+ * from here" begin.
+ */
+position: string, 
+/**
  * The pieces.
  */
 board: BoardView, 
@@ -1338,10 +1343,6 @@ views: Array<WorkView>, };
 
 export type BoardPosition = { 
 /**
- * Its position string (docs/notation.md).
- */
-position: string, 
-/**
  * Rings each player must remove to win.
  */
 targets: Pair<number>, 
@@ -1361,6 +1362,11 @@ legal: Array<string>,
  * How the game ended on the board, once it is over.
  */
 result?: ResultView, 
+/**
+ * Its position string (docs/notation.md): where the analysis board and "play on
+ * from here" begin.
+ */
+position: string, 
 /**
  * The pieces.
  */

@@ -21,6 +21,16 @@ describe("groupTurns", () => {
     ]);
     expect(turnEnd(turns[3])).toBe(6);
   });
+
+  it("numbers from 2 when Black acts first (a game from a position)", () => {
+    const turns = groupTurns(tokens.slice(1), actors.slice(1));
+    expect(turns.map((t) => [t.number, t.color])).toEqual([
+      [2, B],
+      [3, W],
+      [4, B],
+      [5, W],
+    ]);
+  });
 });
 
 describe("turnText", () => {

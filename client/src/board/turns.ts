@@ -18,13 +18,15 @@ export interface Turn {
 export const turnEnd = (turn: Turn): number => turn.first + turn.tokens.length;
 
 /** Cuts the actions into turns by who played them (`actors[i]` played `tokens[i]`). */
+/** A game from a position where Black acts first numbers its first turn 2, as its record does. */
 export function groupTurns(tokens: readonly string[], actors: readonly SeatColor[]): Turn[] {
   const turns: { number: number; color: SeatColor; first: number; tokens: string[] }[] = [];
+  const first = actors[0] === "black" ? 2 : 1;
   tokens.forEach((token, i) => {
     const color = actors[i];
     const last = turns[turns.length - 1];
     if (last && last.color === color) last.tokens.push(token);
-    else turns.push({ number: turns.length + 1, color, first: i, tokens: [token] });
+    else turns.push({ number: turns.length + first, color, first: i, tokens: [token] });
   });
   return turns;
 }

@@ -398,4 +398,11 @@ export const de: Record<Key, string> = {
   "analysis.engine": "{engine}, {settings}",
   "analysis.depth": "Tiefe {depth}",
   "analysis.dot": "Aktion {n}: {action} ({mark})",
+  // ---- play on from here ----
+  "playOn.title": "Von hier aus weiterspielen",
+  "playOn.explain": "Eine neue Partie ab dieser Stellung (ungewertet).",
+  "playOn.finished": "In dieser Stellung ist die Partie vorbei.",
+  "playOn.clock": "Uhr",
+  "playOn.friend": "Einen Freund einladen",
+  "opt.fromPosition": "ab einer Stellung",
 };

@@ -396,6 +396,13 @@ export const en = {
   "analysis.engine": "{engine}, {settings}",
   "analysis.depth": "depth {depth}",
   "analysis.dot": "Action {n}: {action} ({mark})",
+  // ---- play on from here ----
+  "playOn.title": "Play on from here",
+  "playOn.explain": "A new game from this position (not rated).",
+  "playOn.finished": "The game is over in this position.",
+  "playOn.clock": "Clock",
+  "playOn.friend": "Invite a friend",
+  "opt.fromPosition": "from a position",
 } as const;
 
 export type Key = keyof typeof en;

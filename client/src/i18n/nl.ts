@@ -398,4 +398,11 @@ export const nl: Record<Key, string> = {
   "analysis.engine": "{engine}, {settings}",
   "analysis.depth": "diepte {depth}",
   "analysis.dot": "Actie {n}: {action} ({mark})",
+  // ---- play on from here ----
+  "playOn.title": "Speel verder vanaf hier",
+  "playOn.explain": "Een nieuw spel vanaf deze stelling (zonder rating).",
+  "playOn.finished": "In deze stelling is het spel voorbij.",
+  "playOn.clock": "Klok",
+  "playOn.friend": "Nodig een vriend uit",
+  "opt.fromPosition": "vanaf een stelling",
 };

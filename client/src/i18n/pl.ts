@@ -398,4 +398,11 @@ export const pl: Record<Key, string> = {
   "analysis.engine": "{engine}, {settings}",
   "analysis.depth": "głębokość {depth}",
   "analysis.dot": "Akcja {n}: {action} ({mark})",
+  // ---- play on from here ----
+  "playOn.title": "Graj dalej od tego miejsca",
+  "playOn.explain": "Nowa partia od tej pozycji (nierankingowa).",
+  "playOn.finished": "W tej pozycji partia jest zakończona.",
+  "playOn.clock": "Zegar",
+  "playOn.friend": "Zaproś znajomego",
+  "opt.fromPosition": "od pozycji",
 };

@@ -112,6 +112,7 @@ export function optionsSummary(o: TableOptions): string {
   parts.push(o.time ? t("opt.time", { minutes: o.time.minutes, increment: o.time.increment }) : t("opt.untimed"));
   if (o.handicap) parts.push(t("opt.handicap", { white: o.handicap.white, black: o.handicap.black }));
   if (o.turn_limit) parts.push(t("opt.turns", { turns: o.turn_limit }));
+  if (o.position) parts.push(t("opt.fromPosition"));
   return parts.join(" · ");
 }
 

@@ -15,6 +15,7 @@ import { describeOptions } from "./options";
 import { nameOrLink, playerLink, ratedMark } from "./ratings";
 import { fillLevels } from "./engine-levels";
 import { quickPairing } from "./quick";
+import { newTable, tableHash } from "./new-table";
 
 
 /** How often the lobby asks `/api/stats` while it is shown. */
@@ -186,24 +187,13 @@ export function mountLobby(root: HTMLElement, conn: Connection): () => void {
     }),
   );
 
-  /**
-   * Creates a table and goes there; against the engine, first sits at the chosen colour,
-   * seats the engine (it takes the seat opposite the sender) and starts.
-   */
+  /** Creates a table and goes there; against the engine, the game starts at once. */
   async function open(options: TableOptions, engine: { level: number; color: SeatColor } | null): Promise<void> {
     message.textContent = "";
     create.disabled = playEngine.disabled = true;
     try {
-      const created = await conn.request({ type: "create_table", options });
-      const table = created.table!;
-      if (engine !== null) {
-        // Open first: the table's commands need it; the table page opens it again.
-        await conn.request({ type: "open", table });
-        await conn.request({ type: "command", table, command: "join", color: engine.color });
-        await conn.request({ type: "command", table, command: "bot", level: engine.level });
-        await conn.request({ type: "command", table, command: "start" });
-      }
-      location.hash = `#/table/${encodeURIComponent(table)}`;
+      const seating = engine === null ? null : { color: engine.color, engine: engine.level };
+      location.hash = tableHash(await newTable(conn, options, seating));
     } catch (e) {
       message.textContent = (e as Refused).text;
     } finally {

@@ -9,6 +9,7 @@ export function describeOptions(o: TableOptions): string {
   parts.push(o.time ? t("opt.time", { minutes: o.time.minutes, increment: o.time.increment }) : t("opt.untimed"));
   if (o.handicap) parts.push(t("opt.handicap", { white: o.handicap.white, black: o.handicap.black }));
   if (o.turn_limit) parts.push(t("opt.turns", { turns: o.turn_limit }));
+  if (o.position) parts.push(t("opt.fromPosition"));
   parts.push(o.log ? t("opt.log") : t("opt.nolog"));
   return parts.join(" · ");
 }

@@ -121,6 +121,7 @@ describe("the replay's turns and marks", () => {
   const empty: BoardView = { rings: { white: [], black: [] }, markers: { white: [], black: [] } };
   // As the server sends them: frame i is the position before action i (who is to act), then the last one.
   const frames: Frame[] = [empty, ...fixture.actions.map((a) => a.board)].map((board, i) => ({
+    position: "",
     board,
     to_move: fixture.actions[i]?.color ?? "white",
     stage: "move",

@@ -18,6 +18,7 @@ import { guestMark } from "./guest";
 import { nameOrLink } from "./ratings";
 import { fitToScreen, removedSlots, renderTurns, scrollListTo, svgIcon } from "./gamepage";
 import { ReplayAnalysis } from "./analysis-view";
+import { playOnPanel } from "./play-on";
 
 /** Milliseconds between actions while playing automatically. */
 export const AUTOPLAY_MS = 800;
@@ -321,6 +322,8 @@ export function mountReplay(root: HTMLElement, conn: Connection, id: string): ()
       },
     });
     analysis = computer;
+    // A new game from the frame on show (kept current by `render`).
+    const playOn = playOnPanel(conn);
 
     const layout = h(
       "div",
@@ -336,6 +339,7 @@ export function mountReplay(root: HTMLElement, conn: Connection, id: string): ()
           header,
         ),
         computer.panel,
+        playOn.el,
       ),
       h("div", { class: "game-board" }, computer.bar, boardBox, computer.graphSlot),
       h(
@@ -379,6 +383,7 @@ export function mountReplay(root: HTMLElement, conn: Connection, id: string): ()
         hint: computer.hint(ply),
       });
       computer.show(ply);
+      playOn.setPosition(frame.position);
 
       position.textContent = t("replay.position", { n: ply, total });
       slider.value = String(ply);

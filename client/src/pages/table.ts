@@ -27,6 +27,7 @@ import { inviteBox } from "./invite";
 import { fillLevels } from "./engine-levels";
 import { optionsForm } from "./lobby";
 import { describeOptions } from "./options";
+import { boardOfFen } from "../board/fen";
 import { nameOrLink, ratedMark, ratingChangeEl } from "./ratings";
 import { play, setSoundOn, soundOn, unlockSound } from "./sound";
 
@@ -771,8 +772,10 @@ export function mountTable(root: HTMLElement, conn: Connection, id: string): () 
     moveInput.disabled = !online();
     if (!game) {
       reviewPly = null;
+      // A table that begins from a position shows it before its first game.
+      const start = view.options.position ? boardOfFen(view.options.position) : null;
       board.update({
-        board: { rings: { white: [], black: [] }, markers: { white: [], black: [] } },
+        board: start ?? { rings: { white: [], black: [] }, markers: { white: [], black: [] } },
         toMove: "white",
         stage: "place",
         legal: [],

@@ -343,7 +343,7 @@ impl Game {
         let frame = frame(pos, self.result.is_some());
         GameView {
             id: self.id.0,
-            position: pos.to_fen(),
+            position: frame.position,
             board: frame.board,
             to_move: frame.to_move,
             stage: frame.stage,
@@ -386,6 +386,7 @@ pub fn frame(pos: &Position, over: bool) -> Frame {
         (_, Stage::RemoveRing { .. }) => StageName::RemoveRing,
     };
     Frame {
+        position: pos.to_fen(),
         board: BoardView {
             rings: Pair {
                 white: points(pos.rings(Color::White)),

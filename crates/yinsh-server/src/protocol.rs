@@ -720,9 +720,7 @@ pub struct WorkResult {
 /// the player to act choose (`POST /api/position`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct BoardPosition {
-    /// Its position string (docs/notation.md).
-    pub position: String,
-    /// The pieces, the player to act and what they must do.
+    /// The position string, the pieces, the player to act and what they must do.
     #[serde(flatten)]
     pub frame: Frame,
     /// Rings each player must remove to win.
@@ -1305,6 +1303,9 @@ pub struct ArchivedAction {
 /// The board at one moment of an archived game, for the replay viewer.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct Frame {
+    /// Its position string (docs/notation.md): where the analysis board and "play on
+    /// from here" begin.
+    pub position: String,
     /// The pieces.
     pub board: BoardView,
     /// The player to act.

@@ -40,7 +40,7 @@ async fn positions_and_records_are_read_for_the_board() {
     assert_eq!(status, 200, "{body}");
     let line: PositionLine = serde_json::from_value(body).unwrap();
     assert_eq!(line.positions.len(), 1);
-    assert_eq!(line.positions[0].position, Position::new().to_fen());
+    assert_eq!(line.positions[0].frame.position, Position::new().to_fen());
     assert_eq!(line.positions[0].legal.len(), 85);
     let (_, body) = post(&server, "/api/position", r#"{"actions":["e3","a5"]}"#).await;
     let line: PositionLine = serde_json::from_value(body).unwrap();

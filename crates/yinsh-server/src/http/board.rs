@@ -81,7 +81,6 @@ impl IntoResponse for Refused {
 pub fn board_position(pos: &Position) -> BoardPosition {
     let rules = pos.rules();
     BoardPosition {
-        position: pos.to_fen(),
         frame: frame(pos, false),
         targets: Pair {
             white: rules.targets.white,
