@@ -290,9 +290,11 @@ pub fn work_job(job: &AnalysisJob, game: &StoredGame, depth: u32) -> Result<Work
 }
 
 /// Analyses `job` (`depth`, the actions, the rules) with the built-in engine on one
-/// thread: the views of every position. `progress` hears how many of all are done.
+/// thread: the views of every position. `progress` hears how many of all are done;
+/// `stop` ends the work early (an error), when the job was lost to another worker.
 pub fn analyse_job(
     job: &WorkJob,
+    stop: &AtomicBool,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<WorkResult, String> {
     let start = start_of(&job.options)?;
@@ -308,10 +310,8 @@ pub fn analyse_job(
         depth: Some(job.depth),
         ..Limits::default()
     };
-    let stop = AtomicBool::new(false);
-    let views =
-        analysis::search_positions(&mut engine, rules, &positions, &limits, &stop, progress)
-            .map_err(|e| e.to_string())?;
+    let views = analysis::search_positions(&mut engine, rules, &positions, &limits, stop, progress)
+        .map_err(|e| e.to_string())?;
     Ok(WorkResult {
         engine: engine_name(),
         depth: job.depth,
@@ -429,8 +429,10 @@ async fn run(ctx: &Ctx, name: &str, mut job: AnalysisJob, depth: u32) -> Result<
         .ok_or("the game is gone")?;
     let work = work_job(&job, &game, depth)?;
     let (tx, mut rx) = mpsc::unbounded_channel::<(usize, usize)>();
+    let stop = std::sync::Arc::new(AtomicBool::new(false));
+    let stop_search = stop.clone();
     let search = tokio::task::spawn_blocking(move || {
-        analyse_job(&work, &mut |done, total| {
+        analyse_job(&work, &stop_search, &mut |done, total| {
             let _ = tx.send((done, total));
         })
     });
@@ -452,6 +454,8 @@ async fn run(ctx: &Ctx, name: &str, mut job: AnalysisJob, depth: u32) -> Result<
             .analysis_progress(job.game, &lease, done, total)
             .await
         {
+            // Nothing more to do for a job another worker holds now.
+            stop.store(true, std::sync::atomic::Ordering::Relaxed);
             return Err("the lease ran out: another worker has the job".to_owned());
         }
         job.done = done;

@@ -229,7 +229,13 @@ async fn remote_workers_hold_jobs_under_leases_and_bad_results_are_refused() {
     );
 
     // Results that do not fit the game.
-    let good = yinsh_server::analysis::analyse_job(&job, &mut |_, _| {}).unwrap();
+    let go_on = std::sync::atomic::AtomicBool::new(false);
+    let good = yinsh_server::analysis::analyse_job(&job, &go_on, &mut |_, _| {}).unwrap();
+    // A worker that lost its job stops: nothing searched, nothing to hand in.
+    let stopped = std::sync::atomic::AtomicBool::new(true);
+    let mut searched = 0;
+    let lost = yinsh_server::analysis::analyse_job(&job, &stopped, &mut |done, _| searched = done);
+    assert!(lost.is_err() && searched <= 1, "{searched} positions");
     let result_path = format!("/api/worker/{game}/result");
     let hand_in = |worker: &str, result: &yinsh_server::protocol::WorkResult| json!({ "worker": worker, "result": result });
     let mut short = good.clone();

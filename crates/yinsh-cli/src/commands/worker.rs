@@ -6,6 +6,8 @@
 //! (this one's result is then refused, and it moves on).
 
 use std::io::Write;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
@@ -151,8 +153,10 @@ async fn round(addr: &str, key: &str, name: &str, out: &mut dyn Write) -> anyhow
     // The search runs on its own thread; progress comes back to be reported.
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<(usize, usize)>();
     let work = job.clone();
+    let stop = Arc::new(AtomicBool::new(false));
+    let stop_search = stop.clone();
     let search = tokio::task::spawn_blocking(move || {
-        yinsh_server::analysis::analyse_job(&work, &mut |done, total| {
+        yinsh_server::analysis::analyse_job(&work, &stop_search, &mut |done, total| {
             let _ = tx.send((done, total));
         })
     });
@@ -166,10 +170,13 @@ async fn round(addr: &str, key: &str, name: &str, out: &mut dyn Write) -> anyhow
         last = Instant::now();
         let body = json!({ "worker": name, "done": done, "total": total });
         if let Ok((409, _)) = post(addr, key, &progress_path, &body).await {
+            // Another worker holds the job now: stop searching for nothing.
             stale = true;
+            stop.store(true, Ordering::Relaxed);
+            break;
         }
     }
-    let result = search.await?.map_err(anyhow::Error::msg)?;
+    let result = search.await?;
     if stale {
         writeln!(
             out,
@@ -178,6 +185,7 @@ async fn round(addr: &str, key: &str, name: &str, out: &mut dyn Write) -> anyhow
         )?;
         return Ok(Round::Worked);
     }
+    let result = result.map_err(anyhow::Error::msg)?;
     let body = json!({ "worker": name, "result": result });
     let (status, answer) = post(
         addr,
