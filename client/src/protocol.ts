@@ -1497,3 +1497,61 @@ created_at: number,
  * Whether it is the session of the request.
  */
 current: boolean, };
+
+export type TokenView = { 
+/**
+ * Its id, for `DELETE /api/token/{id}`.
+ */
+id: number, 
+/**
+ * What its owner called it.
+ */
+name: string, 
+/**
+ * Its scopes (`bot:play`, `challenge:write`, `board:play`).
+ */
+scopes: Array<string>, 
+/**
+ * When it was made, in milliseconds since 1970.
+ */
+created_at: number, 
+/**
+ * When it was last used (to the minute), if ever.
+ */
+last_used_at?: number, };
+
+export type TokenRequest = { 
+/**
+ * A name to tell it by (1 to 40 characters).
+ */
+name: string, 
+/**
+ * Its scopes, at least one.
+ */
+scopes: Array<string>, };
+
+export type NewToken = { 
+/**
+ * The token, `yat_` and 64 hex digits: `Authorization: Bearer <token>`.
+ */
+token: string, 
+/**
+ * Its id, for `DELETE /api/token/{id}`.
+ */
+id: number, 
+/**
+ * What its owner called it.
+ */
+name: string, 
+/**
+ * Its scopes (`bot:play`, `challenge:write`, `board:play`).
+ */
+scopes: Array<string>, 
+/**
+ * When it was made, in milliseconds since 1970.
+ */
+created_at: number, 
+/**
+ * When it was last used (to the minute), if ever.
+ */
+last_used_at?: number, };

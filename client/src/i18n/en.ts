@@ -403,6 +403,25 @@ export const en = {
   "playOn.clock": "Clock",
   "playOn.friend": "Invite a friend",
   "opt.fromPosition": "from a position",
+  // ---- API tokens ----
+  "tokens.title": "API tokens",
+  "tokens.hint": "A program that shows one of these (Authorization: Bearer …) acts for your account, within the token's scopes. Revoke a token you no longer use.",
+  "tokens.none": "No tokens yet.",
+  "tokens.name": "Name",
+  "tokens.scopes": "What it may do",
+  "tokens.scopeBot": "play as a bot account",
+  "tokens.scopeChallenge": "send and answer challenges",
+  "tokens.scopeBoard": "play your own games from a program",
+  "tokens.create": "Create token",
+  "tokens.revoke": "Revoke",
+  "tokens.made": "made {date}",
+  "tokens.used": "last used {date}",
+  "tokens.unused": "never used",
+  "tokens.shownOnce": "Your new token. Copy it now: it is not shown again.",
+  "tokens.copy": "Copy",
+  "tokens.copied": "Copied",
+  "tokens.nameLength": "A token's name has 1 to 40 characters.",
+  "tokens.noScope": "Choose at least one thing the token may do.",
 } as const;
 
 export type Key = keyof typeof en;

@@ -1,11 +1,13 @@
 // The account page (#/account): for a guest, creating an account (keeping the guest's
 // seats and games) or logging in; for an account, logging out, the password and the
-// sessions. Everything goes through the server's /api/account endpoints.
+// sessions, and the personal API tokens (tokens.ts). Everything goes through the
+// server's /api/account and /api/token endpoints.
 
 import { h, replace } from "../dom";
 import { t, type Key } from "../i18n";
 import type { AccountView, SessionView } from "../protocol";
 import { formatDate } from "./archive";
+import { tokensPanel } from "./tokens";
 
 /** Why a wanted name or password will be refused, as the server's rules say; null if fine. */
 export function nameProblem(name: string): Key | null {
@@ -36,14 +38,15 @@ export function refusalText(status: number, serverText: string | undefined): str
   }
 }
 
-interface Answer<T> {
+export interface Answer<T> {
   ok: boolean;
   status: number;
   body: T | null;
   error?: string;
 }
 
-async function api<T>(method: string, path: string, body?: unknown): Promise<Answer<T>> {
+/** One request to the account API with the session's cookie; never throws. */
+export async function api<T>(method: string, path: string, body?: unknown): Promise<Answer<T>> {
   try {
     const response = await fetch(path, {
       method,
@@ -188,7 +191,7 @@ export function mountAccount(root: HTMLElement, changed: () => void): () => void
       h("h1", {}, t("account.title")),
       h("p", { "data-testid": "account-name" }, t("account.signedIn", { name: me.name }), me.created_at ? ` · ${t("account.member", { date: formatDate(me.created_at) })}` : ""),
       logout,
-      h("div", { class: "account-forms" }, change.form, h("div", { class: "account-form" }, h("h2", {}, t("account.sessions")), sessions, endOthers)),
+      h("div", { class: "account-forms" }, change.form, h("div", { class: "account-form" }, h("h2", {}, t("account.sessions")), sessions, endOthers), tokensPanel(() => alive)),
     );
     void loadSessions();
   }

@@ -36,6 +36,7 @@ pub mod store;
 pub mod table;
 #[cfg(feature = "testkit")]
 pub mod testkit;
+pub mod token;
 pub mod vocab;
 mod ws;
 

@@ -463,6 +463,46 @@ pub struct SessionView {
     pub current: bool,
 }
 
+/// A personal API token of an account (`GET /api/token`); the token itself is never
+/// shown again after it was made.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct TokenView {
+    /// Its id, for `DELETE /api/token/{id}`.
+    #[ts(type = "number")]
+    pub id: i64,
+    /// What its owner called it.
+    pub name: String,
+    /// Its scopes (`bot:play`, `challenge:write`, `board:play`).
+    pub scopes: Vec<String>,
+    /// When it was made, in milliseconds since 1970.
+    #[ts(type = "number")]
+    pub created_at: i64,
+    /// When it was last used (to the minute), if ever.
+    #[ts(optional, type = "number")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_used_at: Option<i64>,
+}
+
+/// What `POST /api/token` asks for.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(deny_unknown_fields)]
+pub struct TokenRequest {
+    /// A name to tell it by (1 to 40 characters).
+    pub name: String,
+    /// Its scopes, at least one.
+    pub scopes: Vec<String>,
+}
+
+/// A token just made (`POST /api/token`): the only time the token is shown.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct NewToken {
+    /// The token as listed.
+    #[serde(flatten)]
+    pub view: TokenView,
+    /// The token, `yat_` and 64 hex digits: `Authorization: Bearer <token>`.
+    pub token: String,
+}
+
 /// How busy the server is (`GET /api/stats`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct Stats {
@@ -1404,6 +1444,9 @@ pub fn typescript() -> String {
         Leaderboard::decl(&cfg),
         AccountView::decl(&cfg),
         SessionView::decl(&cfg),
+        TokenView::decl(&cfg),
+        TokenRequest::decl(&cfg),
+        NewToken::decl(&cfg),
     ];
     for decl in decls {
         out.push_str("\nexport ");

@@ -16,3 +16,4 @@ mod protocol;
 mod ratings;
 mod store;
 mod table;
+mod tokens;

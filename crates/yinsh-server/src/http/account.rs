@@ -80,7 +80,10 @@ fn account_json(player: &Player, registered: bool, created_at: Option<i64>) -> A
 
 /// The body of a changing request from this site's pages, or the answer to give: 403
 /// from another site's page, 400 for a body that does not read.
-fn read_body<T>(headers: &HeaderMap, body: Result<Json<T>, JsonRejection>) -> Result<T, ApiError> {
+pub(super) fn read_body<T>(
+    headers: &HeaderMap,
+    body: Result<Json<T>, JsonRejection>,
+) -> Result<T, ApiError> {
     if !same_origin(headers) {
         return Err(ApiError::new(
             StatusCode::FORBIDDEN,
@@ -107,8 +110,15 @@ async fn blocking<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> 
         .expect("password hashing does not panic")
 }
 
-/// `GET /api/account`: the session's player; 401 without a session (none is made).
+/// `GET /api/account`: the session's player, or the account of the API token in
+/// `Authorization: Bearer`; 401 without either (no session is made).
 async fn who_am_i(State(app): State<App>, headers: HeaderMap) -> Response {
+    if let Some(found) = super::token::bearer(&app, &headers).await {
+        return match found {
+            Ok((_, player)) => Json(account_json(&player, true, None)).into_response(),
+            Err(response) => response,
+        };
+    }
     let Some(token) = token_of(&headers) else {
         return no_session();
     };
@@ -291,7 +301,10 @@ async fn logout(State(app): State<App>, headers: HeaderMap) -> Response {
 }
 
 /// The account of the request's session, or the answer to give instead.
-async fn registered(app: &App, headers: &HeaderMap) -> Result<(Player, String), Response> {
+pub(super) async fn registered(
+    app: &App,
+    headers: &HeaderMap,
+) -> Result<(Player, String), Response> {
     let Some(token) = token_of(headers) else {
         return Err(no_session());
     };

@@ -28,6 +28,7 @@ mod account;
 mod analysis;
 mod board;
 mod player;
+mod token;
 
 #[derive(Clone)]
 struct App {
@@ -35,6 +36,8 @@ struct App {
     config: Config,
     /// Failed log-ins, for their limit.
     failures: crate::account::Failures,
+    /// The request budgets of API tokens.
+    tokens: std::sync::Arc<crate::token::Limits>,
 }
 
 /// The address a connection comes from (the reverse proxy's, behind one), put in each
@@ -49,6 +52,7 @@ pub fn router(ctx: Ctx, config: Config) -> Router {
         ctx,
         config,
         failures: crate::account::Failures::default(),
+        tokens: Default::default(),
     };
     let api = Router::new()
         .route("/api/health", get(health))
@@ -60,6 +64,7 @@ pub fn router(ctx: Ctx, config: Config) -> Router {
         .merge(player::routes())
         .merge(analysis::routes())
         .merge(board::routes())
+        .merge(token::routes())
         .route("/api/archive", get(archive))
         .route("/api/archive/{id}", get(archived_game))
         .route("/api/archive/{id}/record", get(record))

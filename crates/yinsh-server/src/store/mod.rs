@@ -222,6 +222,24 @@ pub struct PlayerInfo {
     pub created_at: i64,
 }
 
+/// A personal API token of an account (its hash stays in the store; the token itself
+/// is shown once).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TokenRecord {
+    /// Its id.
+    pub id: i64,
+    /// The account.
+    pub player: PlayerId,
+    /// What its owner called it.
+    pub name: String,
+    /// Its scopes, space-separated.
+    pub scopes: String,
+    /// When it was made, in milliseconds since 1970.
+    pub created_at: i64,
+    /// When it was last used (to the minute), if ever.
+    pub last_used_at: Option<i64>,
+}
+
 /// One session of a player.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SessionRecord {
@@ -599,6 +617,43 @@ pub trait Store: Send + Sync + 'static {
     /// Ends the sessions of `player` whose token hashes are `hashes`; how many ended.
     fn end_sessions<'a>(&'a self, player: PlayerId, hashes: &'a [String]) -> StoreFuture<'a, u64> {
         let _ = (player, hashes);
+        Box::pin(async { Err(StoreError::unavailable("this store has no accounts")) })
+    }
+
+    /// A new API token of `player`, named `name`, with `scopes` (space-separated),
+    /// whose token hashes to `hash`.
+    fn create_token<'a>(
+        &'a self,
+        player: PlayerId,
+        name: &'a str,
+        scopes: &'a str,
+        hash: &'a str,
+        now: i64,
+    ) -> StoreFuture<'a, TokenRecord> {
+        let _ = (player, name, scopes, hash, now);
+        Box::pin(async { Err(StoreError::unavailable("this store has no accounts")) })
+    }
+
+    /// The API tokens of `player`, oldest first.
+    fn tokens(&self, player: PlayerId) -> StoreFuture<'_, Vec<TokenRecord>> {
+        let _ = player;
+        Box::pin(async { Err(StoreError::unavailable("this store has no accounts")) })
+    }
+
+    /// Revokes (deletes) token `id` of `player`; whether there was one.
+    fn revoke_token(&self, player: PlayerId, id: i64) -> StoreFuture<'_, bool> {
+        let _ = (player, id);
+        Box::pin(async { Err(StoreError::unavailable("this store has no accounts")) })
+    }
+
+    /// The token whose hash is `hash` and its account (its name as it is now), noting
+    /// the use at `now` (kept to the minute: at most one write a minute per token).
+    fn use_token<'a>(
+        &'a self,
+        hash: &'a str,
+        now: i64,
+    ) -> StoreFuture<'a, Option<(TokenRecord, Player)>> {
+        let _ = (hash, now);
         Box::pin(async { Err(StoreError::unavailable("this store has no accounts")) })
     }
 

@@ -10,7 +10,7 @@ use super::{
     ANALYSIS_ATTEMPTS, AnalysisDone, AnalysisJob, ArchiveList, ArchiveQuery, CategoryRating,
     GameWrite, JobState, Lease, NewAccount, NewGame, Player, PlayerInfo, Rated, RatingChange,
     RatingPoint, Registration, SeatRecord, SessionRecord, Store, StoreError, StoreFuture,
-    StoreResult, StoredAction, StoredGame, StoredResult, Tally,
+    StoreResult, StoredAction, StoredGame, StoredResult, Tally, TokenRecord,
 };
 use crate::protocol::TableOptions;
 use crate::rating::{Rating, Score};
@@ -236,6 +236,17 @@ fn category_rating(row: &AnyRow) -> StoreResult<CategoryRating> {
 
 const JOB_COLUMNS: &str = "game_id, state, requested_at, worker, lease_until, attempts, done, \
      total, engine, settings, result, finished_at";
+
+fn token_record(row: &AnyRow) -> StoreResult<TokenRecord> {
+    Ok(TokenRecord {
+        id: row.try_get("id")?,
+        player: PlayerId(row.try_get("player_id")?),
+        name: row.try_get("name")?,
+        scopes: row.try_get("scopes")?,
+        created_at: row.try_get("created_at")?,
+        last_used_at: row.try_get("last_used_at")?,
+    })
+}
 
 fn job_row(row: &AnyRow) -> StoreResult<AnalysisJob> {
     let state: String = row.try_get("state")?;
@@ -673,6 +684,95 @@ impl Store for SqlStore {
             }
             tx.commit().await?;
             Ok(ended)
+        })
+    }
+
+    fn create_token<'a>(
+        &'a self,
+        player: PlayerId,
+        name: &'a str,
+        scopes: &'a str,
+        hash: &'a str,
+        now: i64,
+    ) -> StoreFuture<'a, TokenRecord> {
+        Box::pin(async move {
+            let id: i64 = sqlx::query_scalar(
+                "INSERT INTO api_tokens (player_id, name, token_hash, scopes, created_at) \
+                 VALUES ($1, $2, $3, $4, $5) RETURNING id",
+            )
+            .bind(player.0)
+            .bind(name)
+            .bind(hash)
+            .bind(scopes)
+            .bind(now)
+            .fetch_one(&self.pool)
+            .await?;
+            Ok(TokenRecord {
+                id,
+                player,
+                name: name.to_owned(),
+                scopes: scopes.to_owned(),
+                created_at: now,
+                last_used_at: None,
+            })
+        })
+    }
+
+    fn tokens(&self, player: PlayerId) -> StoreFuture<'_, Vec<TokenRecord>> {
+        Box::pin(async move {
+            let rows = sqlx::query(
+                "SELECT id, player_id, name, scopes, created_at, last_used_at FROM api_tokens \
+                 WHERE player_id = $1 ORDER BY created_at, id",
+            )
+            .bind(player.0)
+            .fetch_all(&self.pool)
+            .await?;
+            rows.iter().map(token_record).collect()
+        })
+    }
+
+    fn revoke_token(&self, player: PlayerId, id: i64) -> StoreFuture<'_, bool> {
+        Box::pin(async move {
+            let done = sqlx::query("DELETE FROM api_tokens WHERE player_id = $1 AND id = $2")
+                .bind(player.0)
+                .bind(id)
+                .execute(&self.pool)
+                .await?;
+            Ok(done.rows_affected() > 0)
+        })
+    }
+
+    fn use_token<'a>(
+        &'a self,
+        hash: &'a str,
+        now: i64,
+    ) -> StoreFuture<'a, Option<(TokenRecord, Player)>> {
+        Box::pin(async move {
+            let row = sqlx::query(
+                "SELECT t.id, t.player_id, t.name, t.scopes, t.created_at, t.last_used_at, \
+                 p.name AS player_name FROM api_tokens t JOIN players p ON p.id = t.player_id \
+                 WHERE t.token_hash = $1",
+            )
+            .bind(hash)
+            .fetch_optional(&self.pool)
+            .await?;
+            let Some(row) = row else {
+                return Ok(None);
+            };
+            let mut token = token_record(&row)?;
+            let player = Player {
+                id: token.player,
+                name: row.try_get("player_name")?,
+            };
+            if token.last_used_at.is_none_or(|at| now - at >= 60_000) {
+                sqlx::query("UPDATE api_tokens SET last_used_at = $1 WHERE id = $2")
+                    .bind(now)
+                    .bind(token.id)
+                    .execute(&self.pool)
+                    .await?;
+                token.last_used_at = Some(now);
+            }
+            Ok(Some((token, player)))
         })
     }
 

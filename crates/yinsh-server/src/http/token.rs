@@ -1,0 +1,178 @@
+//! Personal API tokens over HTTP: an account makes, lists and revokes them from its
+//! pages (`POST`/`GET /api/token`, `DELETE /api/token/{id}`, with its session), and its
+//! programs show them (`Authorization: Bearer <token>`) to the routes that take them
+//! ([`bearer`]), each token within its own request budget.
+
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{Path, State};
+use axum::http::header::{AUTHORIZATION, RETRY_AFTER};
+use axum::http::{HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{delete, get};
+use axum::{Json, Router};
+
+use super::account::{read_body, registered};
+use super::{ApiError, App, no_store};
+use crate::protocol::{NewToken, TokenRequest, TokenView};
+use crate::session::hash_token;
+use crate::store::{Player, TokenRecord};
+use crate::token::{self, TOKENS_PER_ACCOUNT};
+
+/// The token routes (merged into the API router).
+pub(super) fn routes() -> Router<App> {
+    Router::new()
+        .route("/api/token", get(list).post(create))
+        .route("/api/token/{id}", delete(revoke))
+}
+
+fn view_of(record: &TokenRecord) -> TokenView {
+    TokenView {
+        id: record.id,
+        name: record.name.clone(),
+        scopes: record
+            .scopes
+            .split_whitespace()
+            .map(str::to_owned)
+            .collect(),
+        created_at: record.created_at,
+        last_used_at: record.last_used_at,
+    }
+}
+
+/// The token of a request's `Authorization: Bearer` header and its account: `None`
+/// without such a header (the route may then look for a session); an answer to give
+/// instead for a token that is unknown or revoked (401), over its budget (429 with
+/// `Retry-After`), or when the store fails.
+pub(super) async fn bearer(
+    app: &App,
+    headers: &HeaderMap,
+) -> Option<Result<(TokenRecord, Player), Response>> {
+    let value = headers.get(AUTHORIZATION)?.to_str().ok()?;
+    let given = value.strip_prefix("Bearer ")?.trim();
+    let unknown = || ApiError::new(StatusCode::UNAUTHORIZED, "unknown or revoked token");
+    if !token::looks_like_token(given) {
+        return Some(Err(unknown().into_response()));
+    }
+    let found = match app
+        .ctx
+        .store
+        .use_token(&hash_token(given), crate::now_ms())
+        .await
+    {
+        Ok(Some(found)) => found,
+        Ok(None) => return Some(Err(unknown().into_response())),
+        Err(e) => return Some(Err(ApiError::store(&e).into_response())),
+    };
+    if let Err(wait) = app.tokens.take(found.0.id, tokio::time::Instant::now()) {
+        let mut response = ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "too many requests with this token; wait a moment",
+        )
+        .into_response();
+        let secs = wait.as_secs_f64().ceil().max(1.0) as u64;
+        if let Ok(v) = HeaderValue::from_str(&secs.to_string()) {
+            response.headers_mut().insert(RETRY_AFTER, v);
+        }
+        return Some(Err(response));
+    }
+    Some(Ok(found))
+}
+
+/// `GET /api/token`: the account's tokens, oldest first (never the tokens themselves).
+async fn list(State(app): State<App>, headers: HeaderMap) -> Response {
+    let (player, _) = match registered(&app, &headers).await {
+        Ok(found) => found,
+        Err(response) => return response,
+    };
+    match app.ctx.store.tokens(player.id).await {
+        Ok(tokens) => {
+            let mut response = Json(tokens.iter().map(view_of).collect::<Vec<_>>()).into_response();
+            no_store(&mut response);
+            response
+        }
+        Err(e) => ApiError::store(&e).into_response(),
+    }
+}
+
+/// `POST /api/token {"name","scopes"}`: a new token of the session's account, shown
+/// this once: 201. 400 for a name or scopes the rules refuse, 409 with 20 tokens
+/// already.
+async fn create(
+    State(app): State<App>,
+    headers: HeaderMap,
+    body: Result<Json<TokenRequest>, JsonRejection>,
+) -> Response {
+    let asked = match read_body(&headers, body) {
+        Ok(asked) => asked,
+        Err(e) => return e.into_response(),
+    };
+    let (player, _) = match registered(&app, &headers).await {
+        Ok(found) => found,
+        Err(response) => return response,
+    };
+    let checked =
+        token::name_of(&asked.name).and_then(|n| Ok((n, token::scopes_of(&asked.scopes)?)));
+    let (name, scopes) = match checked {
+        Ok(checked) => checked,
+        Err(reason) => return ApiError::new(StatusCode::BAD_REQUEST, reason).into_response(),
+    };
+    let store = app.ctx.store.as_ref();
+    match store.tokens(player.id).await {
+        Ok(held) if held.len() >= TOKENS_PER_ACCOUNT => {
+            return ApiError::new(
+                StatusCode::CONFLICT,
+                format!("an account holds at most {TOKENS_PER_ACCOUNT} tokens; revoke one first"),
+            )
+            .into_response();
+        }
+        Ok(_) => {}
+        Err(e) => return ApiError::store(&e).into_response(),
+    }
+    let secret = token::new_token();
+    match store
+        .create_token(
+            player.id,
+            &name,
+            &scopes,
+            &hash_token(&secret),
+            crate::now_ms(),
+        )
+        .await
+    {
+        Ok(record) => {
+            let made = NewToken {
+                view: view_of(&record),
+                token: secret,
+            };
+            let mut response = (StatusCode::CREATED, Json(made)).into_response();
+            no_store(&mut response);
+            response
+        }
+        Err(e) => ApiError::store(&e).into_response(),
+    }
+}
+
+/// `DELETE /api/token/{id}`: revokes one of the account's tokens at once (404 when it
+/// has none with that id).
+async fn revoke(State(app): State<App>, headers: HeaderMap, Path(id): Path<String>) -> Response {
+    if !super::same_origin(&headers) {
+        return ApiError::new(
+            StatusCode::FORBIDDEN,
+            "requests from other sites are refused",
+        )
+        .into_response();
+    }
+    let (player, _) = match registered(&app, &headers).await {
+        Ok(found) => found,
+        Err(response) => return response,
+    };
+    let not_found = || ApiError::new(StatusCode::NOT_FOUND, "no such token").into_response();
+    let Ok(id) = id.parse::<i64>() else {
+        return not_found();
+    };
+    match app.ctx.store.revoke_token(player.id, id).await {
+        Ok(true) => Json(serde_json::json!({})).into_response(),
+        Ok(false) => not_found(),
+        Err(e) => ApiError::store(&e).into_response(),
+    }
+}
