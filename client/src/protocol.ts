@@ -52,7 +52,14 @@ log: boolean,
  * Whether the game counts for the players' ratings: it needs two registered
  * players, a clock, the variant's own targets and no turn limit, and is archived.
  */
-rated?: boolean, };
+rated?: boolean, 
+/**
+ * The position the games begin from, as a position string (docs/notation.md),
+ * when not the empty board ("play on from here"). Its targets and turn limit are
+ * the game's: a new table takes its variant, handicap and turn limit from it, and
+ * they cannot be changed. Such a game is never rated.
+ */
+position?: string, };
 
 export type OptionChange = { "option": "log", 
 /**
@@ -215,7 +222,11 @@ challenge: string, } | { "type": "watch_analysis",
 /**
  * The game (its archive id).
  */
-game: number, });
+game: number, } | { "type": "analyse", 
+/**
+ * The position string (docs/notation.md).
+ */
+position: string, } | { "type": "stop_analyse" });
 
 export type Request = { "type": "hello", 
 /**
@@ -314,7 +325,11 @@ challenge: string, } | { "type": "watch_analysis",
 /**
  * The game (its archive id).
  */
-game: number, };
+game: number, } | { "type": "analyse", 
+/**
+ * The position string (docs/notation.md).
+ */
+position: string, } | { "type": "stop_analyse" };
 
 export type SeekView = { 
 /**
@@ -735,7 +750,35 @@ reason: string, } | { "type": "analysis",
 /**
  * The analysis.
  */
-state: AnalysisState, } | { "type": "paired", 
+state: AnalysisState, } | { "type": "engine_line", 
+/**
+ * The position, as asked.
+ */
+position: string, 
+/**
+ * The depth searched, in decisions.
+ */
+depth: number, 
+/**
+ * The evaluation, for White.
+ */
+eval: EvalView, 
+/**
+ * The best line, the engine's choice first.
+ */
+line: Array<string>, 
+/**
+ * Positions searched.
+ */
+nodes: number, 
+/**
+ * Time searched, in milliseconds.
+ */
+time_ms: number, 
+/**
+ * The last line of this search.
+ */
+done: boolean, } | { "type": "paired", 
 /**
  * The table.
  */
@@ -1292,6 +1335,98 @@ depth: number,
  * Its view of every position: the start, then after each action.
  */
 views: Array<WorkView>, };
+
+export type BoardPosition = { 
+/**
+ * Its position string (docs/notation.md).
+ */
+position: string, 
+/**
+ * Rings each player must remove to win.
+ */
+targets: Pair<number>, 
+/**
+ * Ring moves played so far.
+ */
+ring_moves: number, 
+/**
+ * The number of ring moves after which the game is scored, if any.
+ */
+turn_limit?: number, 
+/**
+ * The legal actions of the player to act (none once the game is over).
+ */
+legal: Array<string>, 
+/**
+ * How the game ended on the board, once it is over.
+ */
+result?: ResultView, 
+/**
+ * The pieces.
+ */
+board: BoardView, 
+/**
+ * The player to act.
+ */
+to_move: SeatColor, 
+/**
+ * What they must do (`over` at the end of a game decided on the board).
+ */
+stage: StageName, 
+/**
+ * Markers left in the pool.
+ */
+pool: number, 
+/**
+ * Rings each player has removed.
+ */
+removed: Pair<number>, };
+
+export type PositionRequest = { 
+/**
+ * The start, a position string; the empty board of the standard game when absent.
+ */
+position?: string, 
+/**
+ * Actions to play from it, in order (at most 600).
+ */
+actions: Array<string>, };
+
+export type PositionLine = { 
+/**
+ * One more than the actions.
+ */
+positions: Array<BoardPosition>, };
+
+export type ParsedRecord = { 
+/**
+ * White's name (`?` when unknown).
+ */
+white: string, 
+/**
+ * Black's name.
+ */
+black: string, 
+/**
+ * The date, `YYYY.MM.DD` with `?` for unknown parts.
+ */
+date: string, 
+/**
+ * The result, when the game is finished.
+ */
+result?: ResultView, 
+/**
+ * Its actions, in order.
+ */
+actions: Array<string>, 
+/**
+ * The game as a record in our format.
+ */
+record: string, 
+/**
+ * The start and the position after each action.
+ */
+positions: Array<BoardPosition>, };
 
 export type LeaderboardEntry = { 
 /**
