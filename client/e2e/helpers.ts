@@ -223,3 +223,105 @@ export async function playFirstRings(a: Page, b: Page): Promise<string> {
   await expect(white.locator('[data-testid="moves"] .act')).toHaveCount(2);
   return table;
 }
+
+// ---- analysis board ----
+
+/**
+ * Opens a WebSocket of the page's player (its cookie) beside the page's own, as
+ * `window.__ys`: `request` sends one request and waits for its answer, `wait` for a
+ * message (kept from the moment the socket opened). For playing a recorded game fast.
+ */
+async function openSocket(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws?lang=en`);
+    type Msg = Record<string, unknown> & { id?: number; type: string };
+    const messages: Msg[] = [];
+    const waiters: { test: (m: Msg) => boolean; resolve: (m: Msg) => void }[] = [];
+    ws.onmessage = (e) => {
+      const msg = JSON.parse(String(e.data)) as Msg;
+      const waiter = waiters.find((w) => w.test(msg));
+      if (waiter) {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        waiter.resolve(msg);
+      } else {
+        messages.push(msg);
+      }
+    };
+    await new Promise((resolve, reject) => {
+      ws.onopen = resolve;
+      ws.onerror = reject;
+    });
+    let id = 1_000_000;
+    const socket = {
+      wait(test: (m: Msg) => boolean): Promise<Msg> {
+        const found = messages.find(test);
+        if (found) {
+          messages.splice(messages.indexOf(found), 1);
+          return Promise.resolve(found);
+        }
+        return new Promise((resolve) => waiters.push({ test, resolve }));
+      },
+      async request(req: Record<string, unknown>): Promise<Msg> {
+        await new Promise((r) => setTimeout(r, 60)); // the server takes 20 messages a second
+        const mine = id++;
+        ws.send(JSON.stringify({ id: mine, ...req }));
+        const answer = await socket.wait((m) => m.id === mine);
+        if (answer.type === "error") throw new Error(`${JSON.stringify(req)}: ${String(answer.text)}`);
+        return answer;
+      },
+    };
+    (window as unknown as { __ys: typeof socket }).__ys = socket;
+  });
+}
+
+type Socket = {
+  request(req: Record<string, unknown>): Promise<{ table?: string }>;
+  wait(test: (m: { type: string; table?: string; event?: { kind: string }; game?: { id: number; to_move: string; stage: string; moves: string[] } }) => boolean): Promise<{
+    event: { kind: string };
+    game: { id: number; to_move: string; stage: string; moves: string[] };
+  }>;
+};
+
+/**
+ * The two guests play `tokens` (a whole game) at a new archived table, each its own
+ * colour over a socket of its own, one `act` per action; gives the game's archive id.
+ */
+export async function playArchivedGame(white: Page, black: Page, tokens: readonly string[]): Promise<number> {
+  await openSocket(white);
+  await openSocket(black);
+  const table = await white.evaluate(async () => {
+    const s = (window as unknown as { __ys: Socket }).__ys;
+    const created = await s.request({ type: "create_table", options: { variant: "standard", log: true } });
+    await s.request({ type: "open", table: created.table });
+    await s.request({ type: "command", table: created.table, command: "join", color: "white" });
+    return created.table!;
+  });
+  await black.evaluate(async (table) => {
+    const s = (window as unknown as { __ys: Socket }).__ys;
+    await s.request({ type: "open", table });
+    await s.request({ type: "command", table, command: "join", color: "black" });
+  }, table);
+  await white.evaluate(async (table) => {
+    await (window as unknown as { __ys: Socket }).__ys.request({ type: "command", table, command: "start" });
+  }, table);
+  const play = (page: Page, color: Color) =>
+    page.evaluate(
+      async ({ table, color, tokens }) => {
+        const s = (window as unknown as { __ys: Socket }).__ys;
+        let acted = -1;
+        for (;;) {
+          const ev = await s.wait((m) => m.type === "event" && m.table === table && !!m.game);
+          if (ev.event.kind === "game_over") return ev.game.id;
+          const g = ev.game;
+          const n = g.moves.length;
+          if (g.stage !== "over" && g.to_move === color && n > acted && n < tokens.length) {
+            acted = n;
+            await s.request({ type: "act", table, action: tokens[n], ply: n });
+          }
+        }
+      },
+      { table, color, tokens },
+    );
+  const [id] = await Promise.all([play(white, "white"), play(black, "black")]);
+  return id;
+}
