@@ -4,7 +4,8 @@
 // different action at an earlier node opens a variation, Undo takes one back; the
 // address opens the same position in a new page; the live engine's line, score and
 // arrow appear and the switch turns it off (remembered); a pasted record and an
-// uploaded SGF file are imported and stepped through; a phone shows the board first.
+// uploaded SGF file are imported and stepped through; a position string is set up;
+// a phone shows the board first.
 
 import { readFileSync } from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
@@ -225,6 +226,23 @@ test("the analysis board: from a replay, play on with variations, share the posi
   await expect(page.getByTestId("tree-move")).toHaveCount(56);
   await page.keyboard.press("End");
   await expect(page.getByTestId("board-turn")).toContainText("0-1");
+
+  // ---- A position string typed in its field and set up; one the server cannot read ----
+  const field = page.getByTestId("board-position");
+  await field.fill("garbage");
+  await page.getByTestId("board-set-up").click();
+  await expect(page.getByTestId("board-set-up-error")).toContainText("not a legal position string");
+  const placed = "B2B/6B/2W5/9/9B/9/W9/8B/W7/W6/3W w move 0-0 3-3 0";
+  await field.fill(placed);
+  await field.press("Enter");
+  await expect(page.getByTestId("board-set-up-error")).toBeHidden();
+  await expect(page).toHaveURL(/#\/analysis\?position=B2B\/6B\/2W5\/9\/9B\/9\/W9\/8B\/W7\/W6\/3W%20w%20move%200-0%203-3%200$/);
+  await expect(page.getByTestId("board-turn")).toHaveText("White moves a ring.");
+  await expect(page.getByTestId("board-game")).toBeHidden();
+  await expect(page.getByTestId("tree-move")).toHaveCount(0);
+  await expect(boardOf(page).locator('[data-piece="ring"]')).toHaveCount(10);
+  await playByClick(page);
+  await expect(page.getByTestId("board-turn")).toHaveText("Black moves a ring.");
 
   // ---- A bad link: the server's reason, and the empty board ----
   await page.goto("/#/analysis?position=garbage");
