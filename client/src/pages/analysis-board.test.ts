@@ -66,12 +66,18 @@ describe("the score", () => {
 
 describe("the prompt", () => {
   const names = { white: "Ann", black: "Bob" };
+  const nobody = { white: null, black: null };
   it("names who acts and what they do", () => {
     expect(promptText({ stage: "place", to_move: "white", legal: ["e5", "f6"] }, names)).toBe("turn.other.place(player=Ann)");
     expect(promptText({ stage: "remove_row", to_move: "black", legal: ["xa1-a5"] }, names)).toBe("turn.other.remove_row(player=Bob)");
   });
+  it("says the colour when the player has no name", () => {
+    expect(promptText({ stage: "move", to_move: "white", legal: ["a2-a3"] }, nobody)).toBe("board.to.move(side=board.side.white)");
+    expect(promptText({ stage: "remove_ring", to_move: "black", legal: ["xa2"] }, { white: "Ann", black: null })).toBe("board.to.remove_ring(side=board.side.black)");
+  });
   it("says when the only action is a pass", () => {
     expect(promptText({ stage: "move", to_move: "black", legal: ["pass"] }, names)).toBe("board.mustPass(player=Bob)");
+    expect(promptText({ stage: "move", to_move: "black", legal: ["pass"] }, nobody)).toBe("board.to.pass(side=board.side.black)");
   });
   it("says nothing once the game is over (the result does)", () => {
     expect(promptText({ stage: "over", to_move: "black", legal: [] }, names)).toBe("");

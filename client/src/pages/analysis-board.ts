@@ -48,12 +48,18 @@ export function scoreText(view: EvalView): string {
   return formatEval(view);
 }
 
-/** What the player to act must do: `White places a ring.` with their name, or that they must pass. */
-export function promptText(position: Pick<BoardPosition, "stage" | "to_move" | "legal">, names: Pair<string>): string {
-  const player = names[position.to_move];
-  if (position.legal.length === 1 && position.legal[0].toLowerCase() === "pass") return t("board.mustPass", { player });
+/**
+ * What the player to act must do, or that they must pass: by their name when the game
+ * on the board names them (`Ann places a ring.`, the table's words), else by their
+ * colour (`White places a ring.`, in a form of its own: Polish says it otherwise).
+ */
+export function promptText(position: Pick<BoardPosition, "stage" | "to_move" | "legal">, people: Pair<string | null>): string {
+  const player = people[position.to_move];
+  const side = t(`board.side.${position.to_move}`);
+  const pass = position.legal.length === 1 && position.legal[0].toLowerCase() === "pass";
+  if (pass) return player ? t("board.mustPass", { player }) : t("board.to.pass", { side });
   if (position.stage === "over") return "";
-  return t(`turn.other.${position.stage}` as Key, { player });
+  return player ? t(`turn.other.${position.stage}` as Key, { player }) : t(`board.to.${position.stage}` as Key, { side });
 }
 
 /** `2026.03.21` as the record writes it, none when wholly unknown (`????.??.??`). */
@@ -118,7 +124,8 @@ export async function positionsAlong(start: string | undefined, actions: readonl
 
 /** What is known of the game on the board (an archived or imported one). */
 interface GameInfo {
-  readonly names: Pair<string>;
+  /** The players' names, where the game gives them. */
+  readonly people: Pair<string | null>;
   readonly date: string | null;
   readonly result: ResultView | null;
   /** The archived game, for a link to its replay. */
@@ -215,7 +222,9 @@ export function mountAnalysisBoard(root: HTMLElement, conn: Connection): () => v
   const deleteButton = h("button", { type: "button", "data-testid": "board-delete", title: t("board.deleteTitle") }, t("board.delete"));
   const promoteButton = h("button", { type: "button", "data-testid": "board-promote", title: t("board.promoteTitle") }, t("board.promote"));
 
-  const names = (): Pair<string> => game?.names ?? { white: t("color.white"), black: t("color.black") };
+  const people = (): Pair<string | null> => game?.people ?? { white: null, black: null };
+  /** The players as the page names them: by name, else by colour. */
+  const names = (): Pair<string> => ({ white: people().white ?? t("color.white"), black: people().black ?? t("color.black") });
   const nameBoxes: Pair<HTMLElement> = { white: h("span", { class: "seat-name" }), black: h("span", { class: "seat-name" }) };
   const removedBoxes: Pair<HTMLElement> = { white: h("span"), black: h("span") };
   const bars: Pair<HTMLElement> = {
@@ -289,7 +298,7 @@ export function mountAnalysisBoard(root: HTMLElement, conn: Connection): () => v
     const positions = await positionsAlong(archived.options.position, actions, life.signal);
     if (life.signal.aborted) return;
     const line = load(positions, actions, {
-      names: { white: playerName(archived.white, archived.white_bot), black: playerName(archived.black, archived.black_bot) },
+      people: { white: playerName(archived.white, archived.white_bot), black: playerName(archived.black, archived.black_bot) },
       date: null,
       result: archived.result,
       archived: archived.id,
@@ -436,7 +445,7 @@ export function mountAnalysisBoard(root: HTMLElement, conn: Connection): () => v
   function renderStatus(): void {
     const position = shown();
     const over = position.stage === "over";
-    turnLine.textContent = over && position.result ? `${position.result.score} — ${resultSentence(position.result, names())}` : promptText(position, names());
+    turnLine.textContent = over && position.result ? `${position.result.score} — ${resultSentence(position.result, names())}` : promptText(position, people());
     turnLine.classList.toggle("ab-over", over);
     turnLine.dataset.stage = position.stage;
     turnLine.dataset.toMove = position.to_move;
@@ -725,9 +734,9 @@ export function mountAnalysisBoard(root: HTMLElement, conn: Connection): () => v
       if (!response.ok) throw new Error(await errorText(response));
       const parsed = (await response.json()) as ParsedRecord;
       if (life.signal.aborted) return;
-      const known = (name: string, c: SeatColor) => (name && name !== "?" ? name : t(`color.${c}`));
+      const known = (name: string) => (name && name !== "?" ? name : null);
       load(parsed.positions, parsed.actions, {
-        names: { white: known(parsed.white, "white"), black: known(parsed.black, "black") },
+        people: { white: known(parsed.white), black: known(parsed.black) },
         date: knownDate(parsed.date),
         result: parsed.result ?? null,
         archived: null,
