@@ -1,5 +1,6 @@
 // The WebSocket connection to the server: requests with ids and their answers,
 // automatic reconnection, and resuming every open table from the last event seen.
+// The analysis board's live engine search is asked for again after a reconnect.
 
 import { t } from "./i18n";
 import type {
@@ -14,6 +15,16 @@ import type {
 import { updateSeeks } from "./pages/meet";
 
 export type ConnectionState = "connecting" | "open" | "offline";
+
+/** A line of the live engine (`engine_line`): its search of one position so far. */
+export type EngineLine = Extract<ServerMessage, { type: "engine_line" }>;
+
+/** The analysis board's search, as asked for (`analyse`). */
+interface LiveSearch {
+  readonly position: string;
+  readonly onLine: (line: EngineLine) => void;
+  readonly onRefused: (err: Refused) => void;
+}
 
 /** A request the server refused: its error code and the reason in our language. */
 export class Refused extends Error {
@@ -84,6 +95,9 @@ export class Connection {
   // ---- computer analysis ----
   /** Who follows the analysis of which archived game (asked for again after a reconnect). */
   private analysisListeners = new Map<number, Set<(state: AnalysisState) => void>>();
+  // ---- analysis board ----
+  /** The live engine's search this connection asked for (one at a time, as the server runs it). */
+  private liveSearch: LiveSearch | null = null;
   private attempts = 0;
   private lang: string;
   state: ConnectionState = "connecting";
@@ -119,6 +133,9 @@ export class Connection {
       }
       // ---- computer analysis ----
       for (const game of this.analysisListeners.keys()) this.send({ type: "watch_analysis", game });
+      // ---- analysis board ----
+      // A search ends with the connection that asked for it.
+      if (this.liveSearch) this.askLive(this.liveSearch);
     };
     ws.onmessage = (e) => this.receive(JSON.parse(String(e.data)) as ServerMessage);
     ws.onclose = () => {
@@ -174,6 +191,10 @@ export class Connection {
       // ---- computer analysis ----
       case "analysis":
         this.analysisListeners.get(msg.state.game)?.forEach((l) => l(msg.state));
+        return;
+      // ---- analysis board ----
+      case "engine_line":
+        this.liveSearch?.onLine(msg);
         return;
       case "snapshot":
         this.track(msg.table.id, msg.table.epoch, msg.table.version);
@@ -285,6 +306,35 @@ export class Connection {
       set?.delete(listener);
       if (set && set.size === 0) this.analysisListeners.delete(game);
     };
+  }
+
+  // ---- analysis board ----
+
+  /**
+   * Has the live engine think about `position` (`analyse`), instead of whatever it was
+   * asked before: `onLine` gets each `engine_line` that arrives from now on (one after
+   * each depth; a line of the search it replaces may still come, so check its
+   * `position`), `onRefused` the server's refusal (`bad_position`, `bots_disabled`).
+   * After a reconnect it is asked again. The returned function stops it
+   * (`stop_analyse`), unless another search has replaced it meanwhile.
+   */
+  analyse(position: string, onLine: (line: EngineLine) => void, onRefused: (err: Refused) => void): () => void {
+    const search: LiveSearch = { position, onLine, onRefused };
+    this.liveSearch = search;
+    this.askLive(search);
+    return () => {
+      if (this.liveSearch !== search) return;
+      this.liveSearch = null;
+      this.send({ type: "stop_analyse" });
+    };
+  }
+
+  private askLive(search: LiveSearch): void {
+    // Not connected yet: connecting asks for it.
+    if (this.state !== "open") return;
+    this.request({ type: "analyse", position: search.position }).catch((err: Refused) => {
+      if (this.liveSearch === search && err.code !== "offline") search.onRefused(err);
+    });
   }
 
   /** Watches a table (snapshot, then events, resumed after reconnects) until the

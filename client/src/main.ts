@@ -1,6 +1,7 @@
 // The page shell: header (navigation, language, connection state, who you are, the
 // account link) and the router between the lobby, a table, the archive, the replay
-// viewer, the rules, the account page, a player's page and the leaderboards.
+// viewer, the rules, the account page, a player's page, the leaderboards and the
+// analysis board.
 
 import "./style.css";
 import { Connection } from "./connection";
@@ -20,6 +21,8 @@ import type { PlayerView } from "./protocol";
 // ---- quick pairing and challenges ----
 import { mountChallengeLink } from "./pages/challenge-link";
 import { mountChallengeNotices } from "./pages/challenges";
+// ---- analysis board ----
+import { mountAnalysisBoard } from "./pages/analysis-board";
 
 const conn = new Connection(lang());
 // Challenges to and from the player on every page; `paired` goes to the new table.
@@ -52,6 +55,8 @@ function renderHeader(): void {
     h("a", { href: "#/archive" }, t("nav.archive")),
     h("a", { href: "#/leaderboard", "data-testid": "nav-players" }, t("nav.players")),
     h("a", { href: "#/rules", "data-testid": "nav-rules" }, t("nav.rules")),
+    // A phone shows the short name: the site and its pages keep to one line.
+    h("a", { href: "#/analysis", "data-testid": "nav-board", title: t("nav.board") }, h("span", { class: "nav-long" }, t("nav.board")), h("span", { class: "nav-short" }, t("nav.boardShort"))),
   );
   langSelect.setAttribute("aria-label", t("nav.language"));
   status.textContent = t(`conn.${conn.state}`);
@@ -104,6 +109,8 @@ function route(): void {
     unmount = mountLeaderboard(main);
   } else if (parts[0] === "challenge" && parts[1]) {
     unmount = mountChallengeLink(main, conn, decodeURIComponent(parts[1]));
+  } else if (parts[0] === "analysis") {
+    unmount = mountAnalysisBoard(main, conn);
   } else if (parts[0] === "replay" && parts[1]) {
     unmount = mountReplay(main, conn, decodeURIComponent(parts[1]));
   } else {

@@ -19,6 +19,7 @@ import { nameOrLink } from "./ratings";
 import { fitToScreen, removedSlots, renderTurns, scrollListTo, svgIcon } from "./gamepage";
 import { ReplayAnalysis } from "./analysis-view";
 import { playOnPanel } from "./play-on";
+import { recordHash } from "./board-address";
 
 /** Milliseconds between actions while playing automatically. */
 export const AUTOPLAY_MS = 800;
@@ -143,6 +144,9 @@ function icon(name: keyof typeof ICONS): SVGSVGElement {
   return svgIcon(ICONS[name], "replay-icon", stroked ? { width: 2 } : undefined);
 }
 
+/** The same icons for the analysis board's buttons. */
+export { icon as controlIcon };
+
 /**
  * Whether a key press belongs to a field that uses that key itself: text fields
  * and menus keep every key; the slider moves itself with the arrows and Home/End
@@ -206,7 +210,9 @@ export function mountReplay(root: HTMLElement, conn: Connection, id: string): ()
     let ply = clampPly(plyFromHash(location.hash) ?? 0, total);
     let flipped = false;
 
-    // ---- Header: players, date, options, result, download ----
+    // ---- Header: players, date, options, result, download, the analysis board ----
+    /** The frame on show on the analysis board, to play on from it (kept current by `render`). */
+    const analysisLink = h("a", { href: recordHash(game.id, ply), "data-testid": "open-analysis-board" }, t("nav.board"));
     const header = h(
       "header",
       { class: "replay-header" },
@@ -243,6 +249,8 @@ export function mountReplay(root: HTMLElement, conn: Connection, id: string): ()
           },
           t("replay.download"),
         ),
+        " · ",
+        analysisLink,
       ),
     );
 
@@ -407,6 +415,8 @@ export function mountReplay(root: HTMLElement, conn: Connection, id: string): ()
       computer.annotate(moveList);
       if (ply > 0) scrollListTo(moveList, ".act.current");
       else moveList.scrollTop = 0;
+
+      analysisLink.setAttribute("href", recordHash(game.id, ply));
 
       // Keep the frame in the address without a `hashchange` (which would remount the page).
       const hash = replayHash(id, ply);
