@@ -24,6 +24,10 @@ interface LiveSearch {
   readonly position: string;
   readonly onLine: (line: EngineLine) => void;
   readonly onRefused: (err: Refused) => void;
+  /** Told when the server answers that the engine is busy with others' searches first. */
+  readonly onQueued: () => void;
+  /** The id of the `analyse` request last sent for it: its lines carry it. */
+  id?: number;
 }
 
 /** A request the server refused: its error code and the reason in our language. */
@@ -194,7 +198,8 @@ export class Connection {
         return;
       // ---- analysis board ----
       case "engine_line":
-        this.liveSearch?.onLine(msg);
+        // Only this search's lines: one of a search it replaced may still come.
+        if (this.liveSearch && msg.id === this.liveSearch.id) this.liveSearch.onLine(msg);
         return;
       case "snapshot":
         this.track(msg.table.id, msg.table.epoch, msg.table.version);
@@ -312,14 +317,15 @@ export class Connection {
 
   /**
    * Has the live engine think about `position` (`analyse`), instead of whatever it was
-   * asked before: `onLine` gets each `engine_line` that arrives from now on (one after
-   * each depth; a line of the search it replaces may still come, so check its
-   * `position`), `onRefused` the server's refusal (`bad_position`, `bots_disabled`).
-   * After a reconnect it is asked again. The returned function stops it
-   * (`stop_analyse`), unless another search has replaced it meanwhile.
+   * asked before: `onLine` gets each `engine_line` of this search (one after each
+   * depth; lines of the search it replaced are dropped by their request id),
+   * `onRefused` the server's refusal (`bad_position`, `bots_disabled`), `onQueued` the
+   * news that other searches hold the engine first. After a reconnect it is asked
+   * again. The returned function stops it (`stop_analyse`), unless another search has
+   * replaced it meanwhile.
    */
-  analyse(position: string, onLine: (line: EngineLine) => void, onRefused: (err: Refused) => void): () => void {
-    const search: LiveSearch = { position, onLine, onRefused };
+  analyse(position: string, onLine: (line: EngineLine) => void, onRefused: (err: Refused) => void, onQueued: () => void = () => {}): () => void {
+    const search: LiveSearch = { position, onLine, onRefused, onQueued };
     this.liveSearch = search;
     this.askLive(search);
     return () => {
@@ -332,9 +338,15 @@ export class Connection {
   private askLive(search: LiveSearch): void {
     // Not connected yet: connecting asks for it.
     if (this.state !== "open") return;
-    this.request({ type: "analyse", position: search.position }).catch((err: Refused) => {
-      if (this.liveSearch === search && err.code !== "offline") search.onRefused(err);
-    });
+    search.id = this.nextId; // the id `request` gives it
+    this.request({ type: "analyse", position: search.position }).then(
+      (answer) => {
+        if (this.liveSearch === search && answer.key === "analysis_queued") search.onQueued();
+      },
+      (err: Refused) => {
+        if (this.liveSearch === search && err.code !== "offline") search.onRefused(err);
+      },
+    );
   }
 
   /** Watches a table (snapshot, then events, resumed after reconnects) until the

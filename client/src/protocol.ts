@@ -752,6 +752,11 @@ reason: string, } | { "type": "analysis",
  */
 state: AnalysisState, } | { "type": "engine_line", 
 /**
+ * The id of the `analyse` request this search answers (lines of a search it
+ * replaced may still arrive just after the reply: they have another id).
+ */
+id?: number, 
+/**
  * The position, as asked.
  */
 position: string, 
@@ -767,6 +772,11 @@ eval: EvalView,
  * The best line, the engine's choice first.
  */
 line: Array<string>, 
+/**
+ * Who plays each action of `line` (a removal keeps the mover), so that a
+ * client can write the line by turns.
+ */
+movers: Array<SeatColor>, 
 /**
  * Positions searched.
  */

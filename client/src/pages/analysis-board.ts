@@ -33,8 +33,6 @@ export const MAX_ACTIONS = 600;
 const ASK_DELAY_MS = 150;
 /** Where the engine switch is remembered. */
 const ENGINE_KEY = "yinsh.engine";
-/** Lines put into turn notation, remembered (each costs the server a `POST /api/position`). */
-const NOTATION_CACHE = 200;
 
 // ---- Words ----
 
@@ -550,6 +548,8 @@ export function mountAnalysisBoard(root: HTMLElement, conn: Connection): () => v
   const lines = new Map<string, EngineLine>();
   /** Refusals, by position. */
   const refusals = new Map<string, string>();
+  /** Positions the server said must wait for the engine (others' searches first). */
+  const queued = new Set<string>();
   /** The position the engine was last asked about, and the search's stop. */
   let asked: string | null = null;
   let stopSearch: (() => void) | null = null;
@@ -562,6 +562,7 @@ export function mountAnalysisBoard(root: HTMLElement, conn: Connection): () => v
     asked = position;
     clearTimeout(askTimer);
     refusals.delete(position);
+    queued.delete(position);
     if (lines.get(position)?.done) {
       // Finished before: nothing to search again; the engine is left to others.
       stop();
@@ -569,7 +570,12 @@ export function mountAnalysisBoard(root: HTMLElement, conn: Connection): () => v
     }
     askTimer = setTimeout(() => {
       if (asked !== position || !engineOn) return;
-      stopSearch = conn.analyse(position, onLine, (err) => onRefused(position, err));
+      stopSearch = conn.analyse(
+        position,
+        onLine,
+        (err) => onRefused(position, err),
+        () => onQueued(position),
+      );
     }, ASK_DELAY_MS);
   }
 
@@ -588,6 +594,12 @@ export function mountAnalysisBoard(root: HTMLElement, conn: Connection): () => v
       renderEngine();
       renderBoard(null);
     }
+  }
+
+  function onQueued(position: string): void {
+    if (life.signal.aborted) return;
+    queued.add(position);
+    if (tree && position === shown().position) renderEngine();
   }
 
   function onRefused(position: string, err: Refused): void {
@@ -644,10 +656,11 @@ export function mountAnalysisBoard(root: HTMLElement, conn: Connection): () => v
       enginePanel.dataset.state = online ? "thinking" : "offline";
       engineScore.textContent = "";
       engineDepth.textContent = "";
+      const waiting = queued.has(position) ? t("analysis.queued") : t("board.thinking");
       replace(
         engineBody,
         online
-          ? h("span", { class: "engine-thinking", "data-testid": "engine-thinking" }, h("span", { class: "thinking-dots", "aria-hidden": "true" }, h("i"), h("i"), h("i")), " ", t("board.thinking"))
+          ? h("span", { class: "engine-thinking", "data-testid": "engine-thinking" }, h("span", { class: "thinking-dots", "aria-hidden": "true" }, h("i"), h("i"), h("i")), " ", waiting)
           : h("span", { class: "engine-refused" }, t("conn.offline")),
       );
       drawBar(null);
@@ -688,44 +701,11 @@ export function mountAnalysisBoard(root: HTMLElement, conn: Connection): () => v
     evalBar.title = t("analysis.eval", { eval: text });
   }
 
-  // The line in turn notation needs who plays each action, which only the server knows:
-  // it is asked for the positions along the line (the latest line only; the words
-  // come when it answers, the bare actions until then).
-  const notations = new Map<string, string>();
-  let notating: { key: string; abort: AbortController } | null = null;
-
+  /** The line in turn notation: the server says who plays each of its actions. */
   function notation(line: EngineLine): string {
-    const key = `${line.position}|${line.line.join(" ")}`;
-    const known = notations.get(key);
-    if (known !== undefined) return known;
-    if (notating?.key !== key && tree) {
-      notating?.abort.abort();
-      const abort = new AbortController();
-      notating = { key, abort };
-      const node = tree.get(current);
-      const at = { turn: node.turn, actor: node.actor };
-      postPosition({ position: line.position, actions: line.line }, abort.signal)
-        .then((positions) => {
-          const actors = positions.slice(0, -1).map((p) => p.to_move);
-          remember(key, lineText(line.line, actors, at));
-        })
-        .catch(() => {
-          // Unknown turns (the line went past a position the server refused): the bare actions.
-          if (!abort.signal.aborted) remember(key, line.line.join(" "));
-        })
-        .finally(() => {
-          if (notating?.key === key) notating = null;
-        });
-    }
-    return line.line.join(" ");
-  }
-
-  function remember(key: string, text: string): void {
-    if (notations.size >= NOTATION_CACHE) notations.delete(notations.keys().next().value!);
-    notations.set(key, text);
-    if (life.signal.aborted || !tree) return;
-    const line = lines.get(shown().position);
-    if (line && `${line.position}|${line.line.join(" ")}` === key) renderEngine();
+    if (!tree || line.movers.length !== line.line.length) return line.line.join(" ");
+    const node = tree.get(current);
+    return lineText(line.line, line.movers, { turn: node.turn, actor: node.actor });
   }
 
   // ---- Import, set up, share ----
@@ -856,7 +836,6 @@ export function mountAnalysisBoard(root: HTMLElement, conn: Connection): () => v
 
   return () => {
     life.abort();
-    notating?.abort.abort();
     stopState();
     stop();
     clearTimeout(copiedTimer);

@@ -499,6 +499,10 @@ pub const EN: &[(&str, &str)] = &[
     ("seeking", "Looking for an opponent…"),
     ("watching_analysis", "You follow the analysis of that game."),
     ("analysing", "The engine is thinking about that position."),
+    (
+        "analysis_queued",
+        "The engine is busy: that position is next in line.",
+    ),
     ("analysis_stopped", "The engine stopped thinking."),
     ("seek_canceled", "You stopped looking for an opponent."),
     ("challenge_sent", "You challenged {name}."),
@@ -557,6 +561,10 @@ pub const NL: &[(&str, &str)] = &[
     ("seeking", "Op zoek naar een tegenstander…"),
     ("watching_analysis", "Je volgt de analyse van dat spel."),
     ("analysing", "De engine denkt na over die stelling."),
+    (
+        "analysis_queued",
+        "De engine is bezig: die stelling komt zo aan de beurt.",
+    ),
     ("analysis_stopped", "De engine denkt niet meer na."),
     ("seek_canceled", "Je zoekt geen tegenstander meer."),
     ("challenge_sent", "Je hebt {name} uitgedaagd."),
@@ -621,6 +629,10 @@ pub const PL: &[(&str, &str)] = &[
     ("seeking", "Szukam przeciwnika…"),
     ("watching_analysis", "Śledzisz analizę tej partii."),
     ("analysing", "Silnik analizuje tę pozycję."),
+    (
+        "analysis_queued",
+        "Silnik jest zajęty: ta pozycja czeka w kolejce.",
+    ),
     ("analysis_stopped", "Silnik przestał analizować."),
     ("seek_canceled", "Przestajesz szukać przeciwnika."),
     ("challenge_sent", "Wyzwano gracza {name}."),
@@ -684,6 +696,10 @@ pub const DE: &[(&str, &str)] = &[
     ("created", "Tisch {table} erstellt."),
     ("seeking", "Suche einen Gegner…"),
     ("analysing", "Die Engine denkt über diese Stellung nach."),
+    (
+        "analysis_queued",
+        "Die Engine ist beschäftigt: diese Stellung ist als Nächste dran.",
+    ),
     ("analysis_stopped", "Die Engine denkt nicht mehr nach."),
     (
         "watching_analysis",

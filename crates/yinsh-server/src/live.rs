@@ -19,7 +19,7 @@ use yinsh_engine::search::Searcher;
 use yinsh_engine::{Engine, Limits, SearchInfo};
 
 use crate::analysis::eval_view;
-use crate::protocol::ServerMessage;
+use crate::protocol::{SeatColor, ServerMessage};
 use crate::table::{Conn, to_text};
 
 /// How long one search thinks unless asked to stop.
@@ -50,19 +50,27 @@ impl Live {
         self.engines > 0
     }
 
+    /// Whether a search asked for now must wait for a slot.
+    pub fn busy(&self) -> bool {
+        self.slots.available_permits() == 0
+    }
+
     /// Starts searching `position` for `conn`; `asked` is the position string the
-    /// client sent, echoed in every line. The search ends when the result is dropped.
-    pub fn start(&self, conn: &Conn, position: Position, asked: String) -> Search {
+    /// client sent and `id` its request's id, both echoed in every line. The search
+    /// ends when the result is dropped.
+    pub fn start(&self, conn: &Conn, position: Position, asked: String, id: Option<u64>) -> Search {
         let search = Search {
             stop: Arc::new(AtomicBool::new(false)),
             stopped: Arc::new(Notify::new()),
+            running: Arc::new(AtomicBool::new(false)),
         };
         let (stop, stopped) = (search.stop.clone(), search.stopped.clone());
+        let running = search.running.clone();
         let (tx, slots, time) = (conn.tx.clone(), self.slots.clone(), self.time);
         tokio::spawn(async move {
             if position.is_over() {
                 let eval = Eval::Over(position.outcome().and_then(|o| o.winner));
-                let _ = tx.try_send(to_text(&line(&asked, eval, None, true)));
+                let _ = tx.try_send(to_text(&line(&asked, id, &position, eval, None, true)));
                 return;
             }
             let slot = tokio::select! {
@@ -72,6 +80,7 @@ impl Live {
                 },
                 () = stopped.notified() => return,
             };
+            running.store(true, Ordering::Relaxed);
             let _ = tokio::task::spawn_blocking(move || {
                 let mut engine = Searcher::with_hash_size(HASH_MB);
                 engine.set_threads(1);
@@ -91,11 +100,14 @@ impl Live {
                     }
                     sent = Some((info.depth, info.pv.clone()));
                     // A client that reads slowly misses a depth, not the search.
-                    let _ = tx.try_send(to_text(&line(&asked, eval(info), Some(info), false)));
+                    let text = line(&asked, id, &position, eval(info), Some(info), false);
+                    let _ = tx.try_send(to_text(&text));
                 });
                 drop(slot);
+                running.store(false, Ordering::Relaxed);
                 if !stop.load(Ordering::Relaxed) {
-                    let last = line(&asked, eval(&result.info), Some(&result.info), true);
+                    let info = Some(&result.info);
+                    let last = line(&asked, id, &position, eval(&result.info), info, true);
                     let _ = tx.blocking_send(to_text(&last));
                 }
             })
@@ -109,6 +121,15 @@ impl Live {
 pub struct Search {
     stop: Arc<AtomicBool>,
     stopped: Arc<Notify>,
+    /// Whether it holds a slot now (it searches).
+    running: Arc<AtomicBool>,
+}
+
+impl Search {
+    /// Whether it holds a slot: a search that replaces it takes that slot.
+    pub fn running(&self) -> bool {
+        self.running.load(Ordering::Relaxed)
+    }
 }
 
 impl Drop for Search {
@@ -120,12 +141,32 @@ impl Drop for Search {
     }
 }
 
-fn line(asked: &str, eval: Eval, info: Option<&SearchInfo>, done: bool) -> ServerMessage {
+fn line(
+    asked: &str,
+    id: Option<u64>,
+    position: &Position,
+    eval: Eval,
+    info: Option<&SearchInfo>,
+    done: bool,
+) -> ServerMessage {
+    let pv = info.map_or(&[][..], |i| &i.pv[..]);
+    // Who plays each action: the line is the engine's own, legal from the position.
+    let mut pos = *position;
+    let movers = pv
+        .iter()
+        .map(|&a| {
+            let mover = SeatColor::from(pos.turn());
+            pos.play_unchecked(a);
+            mover
+        })
+        .collect();
     ServerMessage::EngineLine {
+        id,
         position: asked.to_owned(),
         depth: info.map_or(0, |i| i.depth),
         eval: eval_view(eval),
-        line: info.map_or_else(Vec::new, |i| i.pv.iter().map(|a| a.to_string()).collect()),
+        line: pv.iter().map(|a| a.to_string()).collect(),
+        movers,
         nodes: info.map_or(0, |i| i.nodes),
         time_ms: info.map_or(0, |i| i.time.as_millis() as u64),
         done,

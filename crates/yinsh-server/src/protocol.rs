@@ -1175,6 +1175,11 @@ pub enum ServerMessage {
     /// The engine's line in a position this connection asked about (`analyse`), after
     /// each depth of its search.
     EngineLine {
+        /// The id of the `analyse` request this search answers (lines of a search it
+        /// replaced may still arrive just after the reply: they have another id).
+        #[ts(optional, type = "number")]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        id: Option<u64>,
         /// The position, as asked.
         position: String,
         /// The depth searched, in decisions.
@@ -1183,6 +1188,9 @@ pub enum ServerMessage {
         eval: EvalView,
         /// The best line, the engine's choice first.
         line: Vec<String>,
+        /// Who plays each action of `line` (a removal keeps the mover), so that a
+        /// client can write the line by turns.
+        movers: Vec<SeatColor>,
         /// Positions searched.
         #[ts(type = "number")]
         nodes: u64,

@@ -514,10 +514,18 @@ impl Connection {
                 }
                 let start = yinsh::Position::from_fen(position.trim())
                     .map_err(|_| (None, Refusal::BadPosition))?;
-                // The search before ends as this one begins.
+                // The search before ends as this one begins; the reply says the engine
+                // is busy only when other connections' searches hold every slot.
+                let own_slot = self.live.as_ref().is_some_and(|s| s.running());
+                let waits = self.ctx.live.busy() && !own_slot;
                 self.live = None;
-                self.live = Some(self.ctx.live.start(&self.conn, start, position));
-                self.reply(id, None, Msg::new("analysing"));
+                self.live = Some(self.ctx.live.start(&self.conn, start, position, id));
+                let key = if waits {
+                    "analysis_queued"
+                } else {
+                    "analysing"
+                };
+                self.reply(id, None, Msg::new(key));
                 return Ok(());
             }
             Request::StopAnalyse => {

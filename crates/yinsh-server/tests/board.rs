@@ -126,12 +126,22 @@ async fn lines_until_done(
             position: p,
             depth,
             line,
+            movers,
             eval,
             done,
+            id,
             ..
         } = client.recv_untimed().await
         {
             if p == position {
+                assert!(id.is_some(), "lines name the request they answer");
+                // Who plays each action of the line, as the rules say.
+                let mut pos = Position::from_fen(position).unwrap();
+                assert_eq!(movers.len(), line.len());
+                for (token, mover) in line.iter().zip(&movers) {
+                    assert_eq!(SeatColor::from(pos.turn()), *mover, "{line:?}");
+                    pos.play(token.parse().unwrap()).unwrap();
+                }
                 lines.push((depth, line, eval.white_chance));
                 if done {
                     return lines;
@@ -156,12 +166,29 @@ async fn the_engine_thinks_aloud_about_a_position() {
         .await
         .unwrap();
     assert_eq!(key, "analysing");
+    // The one slot is taken: another connection's position waits its turn, and says so.
+    let mut other = server.client().await;
+    let empty = Position::new().to_fen();
+    let (key, _) = other
+        .call(Request::Analyse {
+            position: empty.clone(),
+        })
+        .await
+        .unwrap();
+    assert_eq!(key, "analysis_queued");
     let lines = tokio::time::timeout(
         Duration::from_secs(30),
         lines_until_done(&mut client, MIDGAME),
     )
     .await
     .expect("a search of 0.7 s ends");
+    let queued = tokio::time::timeout(
+        Duration::from_secs(30),
+        lines_until_done(&mut other, &empty),
+    )
+    .await
+    .expect("the waiting search runs after it");
+    assert!(!queued.is_empty());
     assert!(lines.len() >= 2, "{lines:?}");
     let start = Position::from_fen(MIDGAME).unwrap();
     for (depth, line, chance) in &lines {
@@ -195,7 +222,6 @@ async fn the_engine_thinks_aloud_about_a_position() {
     assert_eq!(refused.0, "bad_position");
 
     // A new position ends the search before; stop_analyse ends this one.
-    let empty = Position::new().to_fen();
     client
         .call(Request::Analyse {
             position: MIDGAME.to_owned(),
