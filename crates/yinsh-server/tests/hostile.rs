@@ -704,8 +704,8 @@ impl World {
             Request::Lobby => Expect::Lobby,
             Request::Ping => Expect::Pong,
             Request::CreateTable { options } => {
-                match yinsh_server::table::validate_options(&options) {
-                    Ok(()) => Expect::Reply("created"),
+                match yinsh_server::table::settle_options(options) {
+                    Ok(_) => Expect::Reply("created"),
                     Err(_) => Expect::Error,
                 }
             }
@@ -713,14 +713,15 @@ impl World {
             Request::Close { table } if table == self.table => Expect::Skip,
             Request::Close { table } if watching(&table) => Expect::Reply("closed"),
             Request::Chat { table, text } if watching(&table) => {
-                let text = text.trim();
-                if text.starts_with('/') {
-                    match yinsh_server::command::parse(text) {
+                let trimmed = text.trim();
+                if trimmed.starts_with('/') {
+                    match yinsh_server::command::parse(trimmed) {
                         Ok(c) => command(&c),
                         Err(_) => Expect::Error,
                     }
                 } else {
-                    match yinsh_server::chat::check(text) {
+                    // The line as sent: a tab in the whitespace around it is refused too.
+                    match yinsh_server::chat::check(&text) {
                         Ok(kept) => Expect::Chat {
                             table,
                             text: kept.to_owned(),
