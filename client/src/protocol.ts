@@ -399,7 +399,11 @@ online: boolean,
 /**
  * A guest (no account): shown as such. Absent for accounts and the engine.
  */
-guest?: boolean, };
+guest?: boolean, 
+/**
+ * `BOT` for a bot account (a program playing through the bot API).
+ */
+title?: string, };
 
 export type TableSummary = { 
 /**

@@ -467,4 +467,6 @@ export const de: Record<Key, string> = {
   "board.openFallback": "Das ließ sich nicht öffnen ({error}); hier ist das leere Brett.",
   "board.actionError": "Der Server hat diese Aktion abgelehnt: {error}",
   "board.ringMoves": "Ringzüge: {count} von {limit}",
+  // ---- bot accounts ----
+  "bot.explain": "Ein Programm, das über die Bot-API spielt",
 };

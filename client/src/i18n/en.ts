@@ -465,6 +465,8 @@ export const en = {
   "board.openFallback": "Could not open it ({error}); here is the empty board.",
   "board.actionError": "The server refused that action: {error}",
   "board.ringMoves": "Ring moves: {count} of {limit}",
+  // ---- bot accounts ----
+  "bot.explain": "A program playing through the bot API",
 } as const;
 
 export type Key = keyof typeof en;

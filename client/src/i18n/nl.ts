@@ -467,4 +467,6 @@ export const nl: Record<Key, string> = {
   "board.openFallback": "Kon dit niet openen ({error}); hier is het lege bord.",
   "board.actionError": "De server weigerde die actie: {error}",
   "board.ringMoves": "Ringzetten: {count} van {limit}",
+  // ---- bot accounts ----
+  "bot.explain": "Een programma dat via de bot-API speelt",
 };

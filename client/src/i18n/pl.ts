@@ -467,4 +467,6 @@ export const pl: Record<Key, string> = {
   "board.openFallback": "Nie udało się tego otworzyć ({error}); oto pusta plansza.",
   "board.actionError": "Serwer odrzucił tę akcję: {error}",
   "board.ringMoves": "Ruchy pierścieni: {count} z {limit}",
+  // ---- bot accounts ----
+  "bot.explain": "Program grający przez API botów",
 };

@@ -10,7 +10,7 @@ import { engineName, t, tn } from "../i18n";
 import type { PlayerView, SeatColor, Stats, TableOptions, TableSummary } from "../protocol";
 import { resultSummary } from "./archive";
 import { sections, pickColor, type TableState } from "./lobby-sections";
-import { guestMark } from "./guest";
+import { nameMarks } from "./guest";
 import { describeOptions } from "./options";
 import { nameOrLink, playerLink, ratedMark } from "./ratings";
 import { fillLevels } from "./engine-levels";
@@ -80,7 +80,7 @@ export function mountLobby(root: HTMLElement, conn: Connection): () => void {
       "span",
       { class: p.online ? "lobby-seat" : "lobby-seat away", title: p.online ? null : t("table.offline") },
       nameOrLink(p.name, p),
-      p.guest ? guestMark() : null,
+      nameMarks(p),
     );
   }
 

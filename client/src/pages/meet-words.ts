@@ -4,7 +4,7 @@
 import { h } from "../dom";
 import { t } from "../i18n";
 import type { PlayerView, SeatColor, TableOptions, TimeSetting } from "../protocol";
-import { guestMark } from "./guest";
+import { nameMarks } from "./guest";
 import { speedOf, timeLabel } from "./meet";
 
 /** `5+3 Quick`: the clock as players say it, and its class. */
@@ -28,5 +28,5 @@ export function colorWords(mine: SeatColor | null): string {
 
 /** A player's name, with the guest mark for a guest. */
 export function nameEl(p: PlayerView, cls = "meet-name"): HTMLElement {
-  return h("span", { class: cls }, h("bdi", {}, p.name), p.guest ? guestMark() : null);
+  return h("span", { class: cls }, h("bdi", {}, p.name), nameMarks(p));
 }

@@ -22,7 +22,7 @@ import type {
   TableView,
 } from "../protocol";
 import { fitToScreen, icon, keyTakenBy, removedSlots, renderTurns, scrollListTo } from "./gamepage";
-import { guestMark } from "./guest";
+import { guestMark, nameMarks } from "./guest";
 import { inviteBox } from "./invite";
 import { fillLevels } from "./engine-levels";
 import { optionsForm } from "./lobby";
@@ -591,7 +591,7 @@ export function mountTable(root: HTMLElement, conn: Connection, id: string): () 
           "span",
           { class: "bar-who" },
           h("span", { class: "seat-name", "data-testid": `seat-${c}-name` }, name),
-          p?.guest ? guestMark() : null,
+          nameMarks(p),
           p && !p.bot && !p.online ? h("span", { class: "offline" }, ` (${t("table.offline")})`) : null,
           think ? h("span", { class: "thinking-dots", "aria-hidden": "true" }, h("i"), h("i"), h("i")) : null,
           think,

@@ -225,6 +225,7 @@ fn en_refusal(r: &Refusal) -> &'static str {
         Refusal::OwnSeek => "That is your own seek.",
         Refusal::NoChallenge => "That challenge is gone: accepted, declined or withdrawn.",
         Refusal::BadPosition => "That is not a legal position string (see the notation page).",
+        Refusal::BotPairing => "Bot accounts do not use quick pairing: people challenge them.",
         Refusal::OwnChallenge => "You cannot challenge yourself.",
         Refusal::PlayerOffline { .. } => "Nobody called {name} is online.",
         Refusal::TooManyChallenges { .. } => {
@@ -301,6 +302,9 @@ fn nl_refusal(r: &Refusal) -> &'static str {
         Refusal::OwnSeek => "Dat is je eigen zoekverzoek.",
         Refusal::NoChallenge => "Die uitdaging is weg: aangenomen, afgewezen of ingetrokken.",
         Refusal::BadPosition => "Dat is geen geldige stellingsnotatie (zie de notatiepagina).",
+        Refusal::BotPairing => {
+            "Bot-accounts gebruiken geen snelle koppeling: spelers dagen ze uit."
+        }
         Refusal::OwnChallenge => "Je kunt jezelf niet uitdagen.",
         Refusal::PlayerOffline { .. } => "Er is niemand online die {name} heet.",
         Refusal::TooManyChallenges { .. } => {
@@ -377,6 +381,9 @@ fn pl_refusal(r: &Refusal) -> &'static str {
         Refusal::OwnSeek => "To twoje własne zgłoszenie.",
         Refusal::NoChallenge => "To wyzwanie już nie istnieje: przyjęte, odrzucone albo wycofane.",
         Refusal::BadPosition => "To nie jest poprawny zapis pozycji (zob. stronę o notacji).",
+        Refusal::BotPairing => {
+            "Konta botów nie korzystają z szybkiego parowania: to gracze je wyzywają."
+        }
         Refusal::OwnChallenge => "Nie możesz wyzwać samego siebie.",
         Refusal::PlayerOffline { .. } => "Nikt o nazwie {name} nie jest teraz online.",
         Refusal::TooManyChallenges { .. } => {
@@ -462,6 +469,9 @@ fn de_refusal(r: &Refusal) -> &'static str {
         }
         Refusal::BadPosition => {
             "Das ist keine gültige Stellungsnotation (siehe die Notationsseite)."
+        }
+        Refusal::BotPairing => {
+            "Bot-Konten nutzen keine Schnellpaarung: Spieler fordern sie heraus."
         }
         Refusal::OwnChallenge => "Du kannst dich nicht selbst herausfordern.",
         Refusal::PlayerOffline { .. } => "Niemand namens {name} ist online.",

@@ -18,6 +18,7 @@
 
 pub mod account;
 pub mod analysis;
+pub mod botapi;
 pub mod chat;
 pub mod command;
 pub mod game;

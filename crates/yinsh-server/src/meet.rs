@@ -227,8 +227,11 @@ impl Meet {
         conn: &Conn,
         options: &TableOptions,
     ) -> Result<Msg, Refusal> {
-        let options = seek_options(options)?;
         let player = conn.player.clone();
+        if player.bot {
+            return Err(Refusal::BotPairing);
+        }
+        let options = seek_options(options)?;
         if options.rated && is_guest_name(&player.name) {
             return Err(Refusal::RatedGuest);
         }
@@ -296,6 +299,9 @@ impl Meet {
 
     /// `conn`'s player accepts the seek `id`: paired at once.
     pub async fn accept_seek(&self, ctx: &Ctx, conn: &Conn, id: &str) -> Result<Msg, Refusal> {
+        if conn.player.bot {
+            return Err(Refusal::BotPairing);
+        }
         let seek = {
             let mut state = self.state();
             let i = state
@@ -585,6 +591,7 @@ mod tests {
             player: Player {
                 id: PlayerId(player),
                 name: format!("P{player}"),
+                bot: false,
             },
             conn: player as u64,
             options: TableOptions {

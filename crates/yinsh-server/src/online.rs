@@ -98,6 +98,7 @@ mod tests {
             player: Player {
                 id: PlayerId(player),
                 name: name.to_owned(),
+                bot: false,
             },
             tx,
             kick: Default::default(),

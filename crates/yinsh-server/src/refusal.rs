@@ -125,6 +125,8 @@ pub enum Refusal {
     NoChallenge,
     /// A position string that describes no legal position (`analyse`).
     BadPosition,
+    /// A bot account seeking or taking a seek: bots play people who challenge them.
+    BotPairing,
     /// One's own challenge cannot be accepted, nor oneself challenged.
     OwnChallenge,
     /// Nobody of that name is online.
@@ -206,6 +208,7 @@ impl Refusal {
             Refusal::OwnSeek => "own_seek",
             Refusal::NoChallenge => "no_challenge",
             Refusal::BadPosition => "bad_position",
+            Refusal::BotPairing => "bot_pairing",
             Refusal::OwnChallenge => "own_challenge",
             Refusal::PlayerOffline { .. } => "player_offline",
             Refusal::TooManyChallenges { .. } => "too_many_challenges",
@@ -272,6 +275,7 @@ impl Refusal {
             | Refusal::OwnSeek
             | Refusal::NoChallenge
             | Refusal::BadPosition
+            | Refusal::BotPairing
             | Refusal::OwnChallenge
             | Refusal::NothingToTakeBack
             | Refusal::NothingPending

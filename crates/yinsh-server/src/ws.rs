@@ -3,7 +3,6 @@
 
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use axum::extract::ws::{Message, WebSocket};
@@ -26,8 +25,6 @@ const LOBBY_AGAIN: Duration = Duration::from_secs(2);
 const WATCHED: usize = 16;
 /// Refused messages in a row (over the rate limit) before the connection is closed.
 const STRIKES: u32 = 100;
-
-static NEXT_CONN: AtomicU64 = AtomicU64::new(1);
 
 /// A token bucket: `burst` messages at once, refilled at `rate` a second.
 struct RateLimit {
@@ -126,7 +123,7 @@ pub async fn serve(
         ctx,
         config,
         conn: Conn {
-            id: NEXT_CONN.fetch_add(1, Ordering::Relaxed),
+            id: table::next_conn_id(),
             player: player.clone(),
             tx,
             kick: kick.clone(),

@@ -248,6 +248,7 @@ impl Client {
                 bot: None,
                 online: true,
                 guest: false,
+                title: None,
             },
             next_id: 0,
             events: Vec::new(),

@@ -69,6 +69,7 @@ impl Raw {
                 bot: None,
                 online: true,
                 guest: false,
+                title: None,
             },
         };
         match raw.recv().await {

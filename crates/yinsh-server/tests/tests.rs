@@ -4,6 +4,7 @@
 mod accounts;
 mod analysis;
 mod board;
+mod bot;
 mod clocks;
 mod common;
 mod fairness;

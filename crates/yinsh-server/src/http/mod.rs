@@ -27,6 +27,7 @@ use crate::{Config, Ctx};
 mod account;
 mod analysis;
 mod board;
+mod bot;
 mod player;
 mod token;
 
@@ -65,6 +66,7 @@ pub fn router(ctx: Ctx, config: Config) -> Router {
         .merge(analysis::routes())
         .merge(board::routes())
         .merge(token::routes())
+        .merge(bot::routes())
         .route("/api/archive", get(archive))
         .route("/api/archive/{id}", get(archived_game))
         .route("/api/archive/{id}/record", get(record))

@@ -30,7 +30,10 @@ pub(super) fn routes() -> Router<App> {
     Router::new()
         .route("/api/player/{name}", get(player))
         .route("/api/leaderboard", get(leaderboard))
-        .route("/api/challenge/{id}", get(challenge))
+        .route(
+            "/api/challenge/{id}",
+            get(challenge).post(super::bot::challenge),
+        )
         .route("/api/engine", get(engine))
 }
 

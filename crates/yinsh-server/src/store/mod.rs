@@ -187,6 +187,8 @@ pub struct Player {
     pub id: PlayerId,
     /// The display name.
     pub name: String,
+    /// Whether it is a bot account (the bot API; marked BOT where it is named).
+    pub bot: bool,
 }
 
 /// An account to be: a registering guest's chosen name and password.
@@ -654,6 +656,13 @@ pub trait Store: Send + Sync + 'static {
         now: i64,
     ) -> StoreFuture<'a, Option<(TokenRecord, Player)>> {
         let _ = (hash, now);
+        Box::pin(async { Err(StoreError::unavailable("this store has no accounts")) })
+    }
+
+    /// Makes the account `player` a bot account, for good, if it has played no game;
+    /// whether it did.
+    fn upgrade_to_bot(&self, player: PlayerId) -> StoreFuture<'_, bool> {
+        let _ = player;
         Box::pin(async { Err(StoreError::unavailable("this store has no accounts")) })
     }
 

@@ -237,6 +237,16 @@ fn category_rating(row: &AnyRow) -> StoreResult<CategoryRating> {
 const JOB_COLUMNS: &str = "game_id, state, requested_at, worker, lease_until, attempts, done, \
      total, engine, settings, result, finished_at";
 
+/// A player from a row with `id`, `name` and `bot`.
+fn player_row(row: &AnyRow) -> StoreResult<Player> {
+    let bot: i64 = row.try_get("bot")?;
+    Ok(Player {
+        id: PlayerId(row.try_get("id")?),
+        name: row.try_get("name")?,
+        bot: bot != 0,
+    })
+}
+
 fn token_record(row: &AnyRow) -> StoreResult<TokenRecord> {
     Ok(TokenRecord {
         id: row.try_get("id")?,
@@ -469,19 +479,13 @@ impl Store for SqlStore {
     fn session_player<'a>(&'a self, token_hash: &'a str) -> StoreFuture<'a, Option<Player>> {
         Box::pin(async move {
             let row = sqlx::query(
-                "SELECT p.id, p.name FROM sessions s JOIN players p ON p.id = s.player_id \
+                "SELECT p.id, p.name, p.bot FROM sessions s JOIN players p ON p.id = s.player_id \
                  WHERE s.token_hash = $1",
             )
             .bind(token_hash)
             .fetch_optional(&self.pool)
             .await?;
-            row.map(|r| {
-                Ok(Player {
-                    id: PlayerId(r.try_get("id")?),
-                    name: r.try_get("name")?,
-                })
-            })
-            .transpose()
+            row.map(|r| player_row(&r)).transpose()
         })
     }
 
@@ -508,6 +512,7 @@ impl Store for SqlStore {
             Ok(Player {
                 id: PlayerId(id),
                 name: name.to_owned(),
+                bot: false,
             })
         })
     }
@@ -539,16 +544,12 @@ impl Store for SqlStore {
             .bind(crate::now_ms())
             .execute(&mut *tx)
             .await?;
-            let name: String = sqlx::query("SELECT name FROM players WHERE id = $1")
+            let row = sqlx::query("SELECT id, name, bot FROM players WHERE id = $1")
                 .bind(player_id)
                 .fetch_one(&mut *tx)
-                .await?
-                .try_get("name")?;
+                .await?;
             tx.commit().await?;
-            Ok(Some(Player {
-                id: PlayerId(player_id),
-                name,
-            }))
+            Ok(Some(player_row(&row)?))
         })
     }
 
@@ -587,6 +588,7 @@ impl Store for SqlStore {
             Ok(Registration::Registered(Player {
                 id: PlayerId(id),
                 name: account.name.clone(),
+                bot: false,
             }))
         })
     }
@@ -594,17 +596,14 @@ impl Store for SqlStore {
     fn account<'a>(&'a self, name: &'a str) -> StoreFuture<'a, Option<(Player, String)>> {
         Box::pin(async move {
             let row = sqlx::query(
-                "SELECT id, name, password_hash FROM players \
+                "SELECT id, name, bot, password_hash FROM players \
                  WHERE LOWER(name) = LOWER($1) AND password_hash IS NOT NULL",
             )
             .bind(name)
             .fetch_optional(&self.pool)
             .await?;
             row.map(|r| {
-                let player = Player {
-                    id: PlayerId(r.try_get("id")?),
-                    name: r.try_get("name")?,
-                };
+                let player = player_row(&r)?;
                 Ok((player, r.try_get("password_hash")?))
             })
             .transpose()
@@ -614,7 +613,7 @@ impl Store for SqlStore {
     fn session_info<'a>(&'a self, token_hash: &'a str) -> StoreFuture<'a, Option<PlayerInfo>> {
         Box::pin(async move {
             let row = sqlx::query(
-                "SELECT p.id, p.name, p.created_at, p.password_hash FROM sessions s \
+                "SELECT p.id, p.name, p.bot, p.created_at, p.password_hash FROM sessions s \
                  JOIN players p ON p.id = s.player_id WHERE s.token_hash = $1",
             )
             .bind(token_hash)
@@ -623,10 +622,7 @@ impl Store for SqlStore {
             row.map(|r| {
                 let hash: Option<String> = r.try_get("password_hash")?;
                 Ok(PlayerInfo {
-                    player: Player {
-                        id: PlayerId(r.try_get("id")?),
-                        name: r.try_get("name")?,
-                    },
+                    player: player_row(&r)?,
                     registered: hash.is_some(),
                     created_at: r.try_get("created_at")?,
                 })
@@ -684,6 +680,21 @@ impl Store for SqlStore {
             }
             tx.commit().await?;
             Ok(ended)
+        })
+    }
+
+    fn upgrade_to_bot(&self, player: PlayerId) -> StoreFuture<'_, bool> {
+        Box::pin(async move {
+            // One statement: an account, no bot yet, and no game of its own.
+            let done = sqlx::query(
+                "UPDATE players SET bot = 1 WHERE id = $1 AND password_hash IS NOT NULL \
+                 AND bot = 0 AND NOT EXISTS \
+                 (SELECT 1 FROM games WHERE white_id = $1 OR black_id = $1)",
+            )
+            .bind(player.0)
+            .execute(&self.pool)
+            .await?;
+            Ok(done.rows_affected() == 1)
         })
     }
 
@@ -750,8 +761,8 @@ impl Store for SqlStore {
         Box::pin(async move {
             let row = sqlx::query(
                 "SELECT t.id, t.player_id, t.name, t.scopes, t.created_at, t.last_used_at, \
-                 p.name AS player_name FROM api_tokens t JOIN players p ON p.id = t.player_id \
-                 WHERE t.token_hash = $1",
+                 p.name AS player_name, p.bot FROM api_tokens t \
+                 JOIN players p ON p.id = t.player_id WHERE t.token_hash = $1",
             )
             .bind(hash)
             .fetch_optional(&self.pool)
@@ -760,9 +771,11 @@ impl Store for SqlStore {
                 return Ok(None);
             };
             let mut token = token_record(&row)?;
+            let bot: i64 = row.try_get("bot")?;
             let player = Player {
                 id: token.player,
                 name: row.try_get("player_name")?,
+                bot: bot != 0,
             };
             if token.last_used_at.is_none_or(|at| now - at >= 60_000) {
                 sqlx::query("UPDATE api_tokens SET last_used_at = $1 WHERE id = $2")
@@ -971,7 +984,7 @@ impl Store for SqlStore {
     fn player_named<'a>(&'a self, name: &'a str) -> StoreFuture<'a, Option<PlayerInfo>> {
         Box::pin(async move {
             let row = sqlx::query(
-                "SELECT id, name, created_at FROM players \
+                "SELECT id, name, bot, created_at FROM players \
                  WHERE LOWER(name) = LOWER($1) AND password_hash IS NOT NULL",
             )
             .bind(name)
@@ -979,10 +992,7 @@ impl Store for SqlStore {
             .await?;
             row.map(|r| {
                 Ok(PlayerInfo {
-                    player: Player {
-                        id: PlayerId(r.try_get("id")?),
-                        name: r.try_get("name")?,
-                    },
+                    player: player_row(&r)?,
                     registered: true,
                     created_at: r.try_get("created_at")?,
                 })
@@ -1065,7 +1075,7 @@ impl Store for SqlStore {
                 .collect::<Vec<_>>()
                 .join(", ");
             let rows = sqlx::query(&format!(
-                "SELECT p.id, p.name, {columns} FROM ratings r \
+                "SELECT p.id, p.name, p.bot, {columns} FROM ratings r \
                  JOIN players p ON p.id = r.player_id \
                  WHERE r.category = $1 AND r.deviation <= $2 AND r.games >= $3 \
                  ORDER BY r.rating DESC, p.id LIMIT $4"
@@ -1077,13 +1087,7 @@ impl Store for SqlStore {
             .fetch_all(&self.pool)
             .await?;
             rows.iter()
-                .map(|r| {
-                    let player = Player {
-                        id: PlayerId(r.try_get("id")?),
-                        name: r.try_get("name")?,
-                    };
-                    Ok((player, category_rating(r)?))
-                })
+                .map(|r| Ok((player_row(r)?, category_rating(r)?)))
                 .collect()
         })
     }

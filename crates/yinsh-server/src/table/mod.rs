@@ -26,6 +26,14 @@ use crate::refusal::Refusal;
 use crate::store::{Player, StoredGame};
 use crate::vocab::TableId;
 
+static NEXT_CONN: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
+/// A fresh connection id: WebSocket connections and the bot API's streams draw from
+/// one sequence, so that no two connections share one.
+pub fn next_conn_id() -> u64 {
+    NEXT_CONN.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+}
+
 /// A client connection as tables see it: where to send, and how to cut it off.
 #[derive(Debug, Clone)]
 pub struct Conn {

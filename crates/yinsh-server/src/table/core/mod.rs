@@ -358,9 +358,12 @@ impl Core {
         let seat = |r: &SeatRecord| match (r.player_id, r.bot) {
             (_, Some(_)) if !bots => Err("an engine seat, and this server has no engines".into()),
             (_, Some(level)) => Ok(Seat::Bot(level)),
+            // The stored seat does not say whether a bot account sat there: a restored
+            // seat is not marked BOT (seats are told apart by id all the same).
             (Some(id), None) => Ok(Seat::Human(Player {
                 id,
                 name: r.name.clone(),
+                bot: false,
             })),
             (None, None) => Err("a seat without player or bot".to_owned()),
         };
@@ -487,6 +490,7 @@ impl Core {
                 bot: Some(level.get()),
                 online: true,
                 guest: false,
+                title: None,
             },
         })
     }

@@ -15,6 +15,7 @@ fn player(id: i64, name: &str) -> Player {
     Player {
         id: PlayerId(id),
         name: name.to_owned(),
+        bot: false,
     }
 }
 

@@ -1,0 +1,581 @@
+//! The bot and board API over HTTP, in the manner of lichess.org's: a program with an
+//! API token ([`super::token`]) upgrades its account to a bot, follows its events
+//! (`GET /api/stream/event`), challenges and answers challenges, follows a game
+//! (`GET /api/{bot|board}/game/stream/{id}`, NDJSON) and acts in it
+//! (`POST /api/{bot|board}/game/{id}/move/{action}`, `…/resign`, `…/abort`,
+//! `…/claim-victory`, `…/chat`). Every action goes through the table's core as a
+//! person's does, with the same checks and clocks; the streams are connections like a
+//! page's, so the program counts as present at its tables and as online.
+//!
+//! `bot` routes need the `bot:play` scope and a bot account; `board` routes
+//! `board:play` and an account that is not a bot (a person playing from a program).
+
+use std::collections::HashSet;
+use std::convert::Infallible;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::body::{Body, Bytes};
+use axum::extract::rejection::FormRejection;
+use axum::extract::{Form, Path, State};
+use axum::http::header::CONTENT_TYPE;
+use axum::http::{HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::Deserialize;
+use tokio::sync::{Notify, mpsc};
+
+use super::token::bearer;
+use super::{ApiError, App};
+use crate::botapi::{EventGame, EventLine, GameStream, event_lines};
+use crate::protocol::{
+    Command, SeatColor, ServerMessage, TableOptions, TableStatus, TimeSetting, VariantName,
+};
+use crate::refusal::Refusal;
+use crate::store::Player;
+use crate::table::{Conn, Request as TableRequest};
+
+/// A keep-alive line (empty) this often on a stream with nothing to say, so that
+/// proxies keep it open and a program sees that it lives.
+const KEEP_ALIVE: Duration = Duration::from_secs(7);
+/// Lines a stream holds for a program that does not read.
+const STREAM_QUEUE: usize = 256;
+
+/// Which API a route belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Api {
+    /// For bot accounts (`bot:play`).
+    Bot,
+    /// For people playing from a program (`board:play`).
+    Board,
+}
+
+/// The bot and board routes (merged into the API router).
+pub(super) fn routes() -> Router<App> {
+    Router::new()
+        .route("/api/bot/account/upgrade", post(upgrade))
+        .route("/api/stream/event", get(event_stream))
+        .route("/api/challenge/{id}/accept", post(accept))
+        .route("/api/challenge/{id}/decline", post(decline))
+        .route("/api/bot/game/stream/{id}", get(bot_stream))
+        .route("/api/board/game/stream/{id}", get(board_stream))
+        .route("/api/bot/game/{id}/move/{action}", post(bot_act))
+        .route("/api/board/game/{id}/move/{action}", post(board_act))
+        .route("/api/bot/game/{id}/{what}", post(bot_command))
+        .route("/api/board/game/{id}/{what}", post(board_command))
+}
+
+async fn bot_stream(app: State<App>, headers: HeaderMap, id: Path<String>) -> Response {
+    game_stream(app, headers, id, Api::Bot).await
+}
+
+async fn board_stream(app: State<App>, headers: HeaderMap, id: Path<String>) -> Response {
+    game_stream(app, headers, id, Api::Board).await
+}
+
+async fn bot_act(app: State<App>, headers: HeaderMap, at: Path<(String, String)>) -> Response {
+    act(app, headers, at, Api::Bot).await
+}
+
+async fn board_act(app: State<App>, headers: HeaderMap, at: Path<(String, String)>) -> Response {
+    act(app, headers, at, Api::Board).await
+}
+
+async fn bot_command(
+    app: State<App>,
+    headers: HeaderMap,
+    at: Path<(String, String)>,
+    form: Result<Form<ChatForm>, FormRejection>,
+) -> Response {
+    command(app, headers, at, form, Api::Bot).await
+}
+
+async fn board_command(
+    app: State<App>,
+    headers: HeaderMap,
+    at: Path<(String, String)>,
+    form: Result<Form<ChatForm>, FormRejection>,
+) -> Response {
+    command(app, headers, at, form, Api::Board).await
+}
+
+fn refused(status: StatusCode, message: impl Into<String>) -> Response {
+    ApiError::new(status, message).into_response()
+}
+
+/// A table's refusal in English, with its code: `{"error": "…", "code": "…"}`.
+fn refusal(r: &Refusal) -> Response {
+    let status = match r {
+        Refusal::NoTable { .. } | Refusal::NoChallenge => StatusCode::NOT_FOUND,
+        Refusal::StoreUnavailable | Refusal::Busy => StatusCode::SERVICE_UNAVAILABLE,
+        _ => StatusCode::BAD_REQUEST,
+    };
+    let body = serde_json::json!({ "error": r.render(crate::i18n::Lang::En), "code": r.code() });
+    (status, Json(body)).into_response()
+}
+
+fn ok() -> Response {
+    Json(serde_json::json!({ "ok": true })).into_response()
+}
+
+/// The account of the request's token, when the token has one of `scopes`.
+async fn authorised(app: &App, headers: &HeaderMap, scopes: &[&str]) -> Result<Player, Response> {
+    let (token, player) = match bearer(app, headers).await {
+        Some(found) => found?,
+        None => {
+            return Err(refused(
+                StatusCode::UNAUTHORIZED,
+                "an API token is needed: Authorization: Bearer <token>",
+            ));
+        }
+    };
+    if !token.scopes.split_whitespace().any(|s| scopes.contains(&s)) {
+        return Err(refused(
+            StatusCode::FORBIDDEN,
+            format!("this token lacks the scope {}", scopes.join(" or ")),
+        ));
+    }
+    Ok(player)
+}
+
+/// The account of the request's token for `api`: the scope and the kind of account it
+/// needs.
+async fn player_for(app: &App, headers: &HeaderMap, api: Api) -> Result<Player, Response> {
+    let player = match api {
+        Api::Bot => authorised(app, headers, &["bot:play"]).await?,
+        Api::Board => authorised(app, headers, &["board:play"]).await?,
+    };
+    match (api, player.bot) {
+        (Api::Bot, false) => Err(refused(
+            StatusCode::FORBIDDEN,
+            "this is not a bot account: POST /api/bot/account/upgrade first",
+        )),
+        (Api::Board, true) => Err(refused(
+            StatusCode::FORBIDDEN,
+            "a bot account plays through /api/bot/…",
+        )),
+        _ => Ok(player),
+    }
+}
+
+/// `POST /api/bot/account/upgrade`: the token's account becomes a bot account, for
+/// good. Only an account that has played no game may.
+async fn upgrade(State(app): State<App>, headers: HeaderMap) -> Response {
+    let player = match authorised(&app, &headers, &["bot:play"]).await {
+        Ok(player) => player,
+        Err(response) => return response,
+    };
+    if player.bot {
+        return refused(StatusCode::BAD_REQUEST, "this account is a bot already");
+    }
+    match app.ctx.store.upgrade_to_bot(player.id).await {
+        Ok(true) => ok(),
+        Ok(false) => refused(
+            StatusCode::BAD_REQUEST,
+            "only an account that has played no game can become a bot",
+        ),
+        Err(e) => ApiError::store(&e).into_response(),
+    }
+}
+
+/// A connection of the program's, for the tables and the meeting place: what they send
+/// it arrives on the receiver.
+fn program_conn(app: &App, player: &Player) -> (Conn, mpsc::Receiver<Arc<str>>) {
+    let (tx, rx) = mpsc::channel(app.config.outbox.max(1));
+    let conn = Conn {
+        id: crate::table::next_conn_id(),
+        player: player.clone(),
+        tx,
+        kick: Arc::new(Notify::new()),
+    };
+    (conn, rx)
+}
+
+/// An NDJSON response whose lines come from `lines` (it ends when they do).
+fn ndjson(lines: mpsc::Receiver<Bytes>) -> Response {
+    let stream = futures_util::stream::unfold(lines, |mut lines| async move {
+        let line = lines.recv().await?;
+        Some((Ok::<_, Infallible>(line), lines))
+    });
+    let mut response = Body::from_stream(stream).into_response();
+    response.headers_mut().insert(
+        CONTENT_TYPE,
+        HeaderValue::from_static("application/x-ndjson"),
+    );
+    response
+}
+
+fn line_of(value: &impl serde::Serialize) -> Bytes {
+    let mut text = serde_json::to_vec(value).expect("stream lines always serialise");
+    text.push(b'\n');
+    Bytes::from(text)
+}
+
+/// `GET /api/{bot|board}/game/stream/{id}`: the game at table `id` of the token's
+/// account — `gameFull` first, then `gameState` after every change, `chatLine`,
+/// `opponentGone` — until it ends.
+async fn game_stream(
+    State(app): State<App>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+    api: Api,
+) -> Response {
+    let player = match player_for(&app, &headers, api).await {
+        Ok(player) => player,
+        Err(response) => return response,
+    };
+    let Some(handle) = app.ctx.lobby.get(&id) else {
+        return refusal(&Refusal::NoTable { table: id });
+    };
+    let (conn, mut rx) = program_conn(&app, &player);
+    if let Err(r) = handle.open(conn.clone(), None).await {
+        return refusal(&r);
+    }
+    // The snapshot comes first: the player must be seated there, with a game.
+    let first = match tokio::time::timeout(Duration::from_secs(10), rx.recv()).await {
+        Ok(Some(text)) => serde_json::from_str::<ServerMessage>(&text).ok(),
+        _ => None,
+    };
+    let Some(ServerMessage::Snapshot { table }) = first else {
+        handle.forget(conn.id);
+        return refused(StatusCode::SERVICE_UNAVAILABLE, "the table did not answer");
+    };
+    if !GameStream::seated(player.id, &table) {
+        handle.forget(conn.id);
+        return refused(StatusCode::NOT_FOUND, "no game of yours at that table");
+    }
+    let mut stream = GameStream::new(player.id, &id);
+    let (out, lines) = mpsc::channel::<Bytes>(STREAM_QUEUE);
+    let opening = stream.lines(&ServerMessage::Snapshot { table });
+    tokio::spawn(async move {
+        let mut keep =
+            tokio::time::interval_at(tokio::time::Instant::now() + KEEP_ALIVE, KEEP_ALIVE);
+        let mut pending = opening;
+        'stream: loop {
+            for line in pending.drain(..) {
+                if out.send(line_of(&line)).await.is_err() {
+                    break 'stream;
+                }
+            }
+            if stream.finished {
+                break;
+            }
+            tokio::select! {
+                msg = rx.recv() => {
+                    let Some(text) = msg else { break };
+                    if let Ok(msg) = serde_json::from_str::<ServerMessage>(&text) {
+                        pending = stream.lines(&msg);
+                    }
+                }
+                _ = keep.tick() => {
+                    if out.send(Bytes::from_static(b"\n")).await.is_err() {
+                        break;
+                    }
+                }
+                () = conn.kick.notified() => break,
+                () = out.closed() => break,
+            }
+        }
+        handle.forget(conn.id);
+    });
+    ndjson(lines)
+}
+
+/// `GET /api/stream/event`: the token's account's events — its games that run and the
+/// challenges that stand first, then `gameStart`, `gameFinish`, `challenge`,
+/// `challengeCanceled`, `challengeDeclined` as they come — for as long as it is read.
+/// While it is open the account is online (challenges by name reach it).
+async fn event_stream(State(app): State<App>, headers: HeaderMap) -> Response {
+    let player = match authorised(
+        &app,
+        &headers,
+        &["bot:play", "board:play", "challenge:write"],
+    )
+    .await
+    {
+        Ok(player) => player,
+        Err(response) => return response,
+    };
+    let (conn, mut rx) = program_conn(&app, &player);
+    let ctx = app.ctx.clone();
+    ctx.online.add(&conn);
+    // What stands now: the games the player sits in, the challenges to and from them.
+    let mut opening = Vec::new();
+    let mut watched: HashSet<String> = HashSet::new();
+    for summary in ctx.lobby.list() {
+        if summary.status != TableStatus::Playing {
+            continue;
+        }
+        let color = [SeatColor::White, SeatColor::Black].into_iter().find(|c| {
+            let seat = match c {
+                SeatColor::White => &summary.seats.white,
+                SeatColor::Black => &summary.seats.black,
+            };
+            seat.as_ref().and_then(|p| p.id) == Some(player.id.0)
+        });
+        if let Some(color) = color {
+            opening.push(EventLine::GameStart {
+                game: EventGame {
+                    id: summary.id.clone(),
+                    color: Some(color),
+                    status: None,
+                    winner: None,
+                },
+            });
+            watched.insert(summary.id);
+        }
+    }
+    for challenge in ctx.meet.challenges_of(player.id) {
+        opening.push(EventLine::Challenge { challenge });
+    }
+    let (out, lines) = mpsc::channel::<Bytes>(STREAM_QUEUE);
+    tokio::spawn(async move {
+        // The games' tables are watched, for their ends.
+        let mut opened: Vec<String> = watched.into_iter().collect();
+        let mut handles = Vec::new();
+        let mut keep =
+            tokio::time::interval_at(tokio::time::Instant::now() + KEEP_ALIVE, KEEP_ALIVE);
+        let mut pending = opening;
+        'stream: loop {
+            for table in opened.drain(..) {
+                if let Some(handle) = ctx.lobby.get(&table) {
+                    if handle.open(conn.clone(), None).await.is_ok() {
+                        handles.push(handle);
+                    }
+                }
+            }
+            for line in pending.drain(..) {
+                if out.send(line_of(&line)).await.is_err() {
+                    break 'stream;
+                }
+            }
+            tokio::select! {
+                msg = rx.recv() => {
+                    let Some(text) = msg else { break };
+                    if let Ok(msg) = serde_json::from_str::<ServerMessage>(&text) {
+                        pending = event_lines(&msg, &mut opened);
+                    }
+                }
+                _ = keep.tick() => {
+                    if out.send(Bytes::from_static(b"\n")).await.is_err() {
+                        break;
+                    }
+                }
+                () = conn.kick.notified() => break,
+                () = out.closed() => break,
+            }
+        }
+        for handle in &handles {
+            handle.forget(conn.id);
+        }
+        let last = ctx.online.remove(player.id, conn.id);
+        ctx.meet.closed(&ctx, &player, conn.id, last);
+    });
+    ndjson(lines)
+}
+
+/// The game offered by `POST /api/challenge/{name}` (form or JSON fields, lichess's
+/// names): `rated`, `clock.limit` (seconds), `clock.increment` (seconds), `color`
+/// (`white`, `black`, `random`), `variant` (`standard`, `blitz`).
+#[derive(Debug, Default, Deserialize)]
+pub(super) struct ChallengeForm {
+    #[serde(default)]
+    rated: Option<String>,
+    #[serde(rename = "clock.limit", default)]
+    limit: Option<u32>,
+    #[serde(rename = "clock.increment", default)]
+    increment: Option<u32>,
+    #[serde(default)]
+    color: Option<String>,
+    #[serde(default)]
+    variant: Option<String>,
+}
+
+impl ChallengeForm {
+    /// The table options and colour it asks for, or what is wrong with it.
+    fn options(&self) -> Result<(TableOptions, Option<SeatColor>), String> {
+        let rated = match self.rated.as_deref() {
+            None | Some("false") => false,
+            Some("true") => true,
+            Some(other) => return Err(format!("rated is true or false, not '{other}'")),
+        };
+        let time = match (self.limit, self.increment) {
+            (None, None) => None,
+            (Some(limit), increment) => {
+                if limit % 60 != 0 || limit == 0 {
+                    return Err(
+                        "clock.limit is a whole number of minutes, in seconds (60, 300, …)"
+                            .to_owned(),
+                    );
+                }
+                Some(TimeSetting {
+                    minutes: limit / 60,
+                    increment: increment.unwrap_or(0),
+                })
+            }
+            (None, Some(_)) => return Err("clock.increment needs clock.limit".to_owned()),
+        };
+        let variant = match self.variant.as_deref() {
+            None | Some("standard") => VariantName::Standard,
+            Some("blitz") => VariantName::Blitz,
+            Some(other) => return Err(format!("variant is standard or blitz, not '{other}'")),
+        };
+        let color = match self.color.as_deref() {
+            None | Some("random") => None,
+            Some("white") => Some(SeatColor::White),
+            Some("black") => Some(SeatColor::Black),
+            Some(other) => return Err(format!("color is white, black or random, not '{other}'")),
+        };
+        let options = TableOptions {
+            variant,
+            time,
+            rated,
+            ..TableOptions::default()
+        };
+        Ok((options, color))
+    }
+}
+
+/// `POST /api/challenge/{name}`: challenges the player online under `name`. The
+/// challenger must be online too (its event stream open, or a page): a challenge ends
+/// when its challenger's last connection does.
+pub(super) async fn challenge(
+    State(app): State<App>,
+    headers: HeaderMap,
+    Path(name): Path<String>,
+    form: Result<Form<ChallengeForm>, FormRejection>,
+) -> Response {
+    let player = match authorised(&app, &headers, &["challenge:write", "bot:play"]).await {
+        Ok(player) => player,
+        Err(response) => return response,
+    };
+    let form = match form {
+        Ok(Form(form)) => form,
+        // No body at all: the defaults (casual, untimed, standard, random colours).
+        Err(FormRejection::InvalidFormContentType(_)) => ChallengeForm::default(),
+        Err(e) => return refused(StatusCode::BAD_REQUEST, e.body_text()),
+    };
+    let (options, color) = match form.options() {
+        Ok(found) => found,
+        Err(why) => return refused(StatusCode::BAD_REQUEST, why),
+    };
+    if !app.ctx.online.is_online(player.id) {
+        return refused(
+            StatusCode::BAD_REQUEST,
+            "open your event stream (GET /api/stream/event) first: a challenge lives as long as its challenger is online",
+        );
+    }
+    let (conn, _rx) = program_conn(&app, &player);
+    match app
+        .ctx
+        .meet
+        .challenge(&app.ctx, &conn, Some(&name), &options, color)
+    {
+        Ok(_) => {
+            let made = app
+                .ctx
+                .meet
+                .challenges_of(player.id)
+                .into_iter()
+                .filter(|c| c.from.id == Some(player.id.0))
+                .max_by_key(|c| c.created_at);
+            Json(serde_json::json!({ "challenge": made })).into_response()
+        }
+        Err(r) => refusal(&r),
+    }
+}
+
+/// `POST /api/challenge/{id}/accept`: the game begins (`gameStart` on the event
+/// stream).
+async fn accept(State(app): State<App>, headers: HeaderMap, Path(id): Path<String>) -> Response {
+    let player = match authorised(&app, &headers, &["challenge:write", "bot:play"]).await {
+        Ok(player) => player,
+        Err(response) => return response,
+    };
+    match app.ctx.meet.accept_challenge(&app.ctx, &player, &id).await {
+        Ok(_) => ok(),
+        Err(r) => refusal(&r),
+    }
+}
+
+/// `POST /api/challenge/{id}/decline`.
+async fn decline(State(app): State<App>, headers: HeaderMap, Path(id): Path<String>) -> Response {
+    let player = match authorised(&app, &headers, &["challenge:write", "bot:play"]).await {
+        Ok(player) => player,
+        Err(response) => return response,
+    };
+    match app.ctx.meet.decline_challenge(&app.ctx, &player, &id) {
+        Ok(_) => ok(),
+        Err(r) => refusal(&r),
+    }
+}
+
+/// `POST /api/{bot|board}/game/{id}/move/{action}`: an action at table `id`, as the
+/// player's own (a stale or illegal one is refused with the reason).
+async fn act(
+    State(app): State<App>,
+    headers: HeaderMap,
+    Path((id, action)): Path<(String, String)>,
+    api: Api,
+) -> Response {
+    let player = match player_for(&app, &headers, api).await {
+        Ok(player) => player,
+        Err(response) => return response,
+    };
+    table_request(
+        &app,
+        &id,
+        player,
+        TableRequest::Act {
+            token: action,
+            ply: None,
+        },
+    )
+    .await
+}
+
+/// A chat line (`text`, form or JSON; `room` is ignored: one chat per table).
+#[derive(Debug, Default, Deserialize)]
+pub(super) struct ChatForm {
+    #[serde(default)]
+    text: String,
+}
+
+/// `POST /api/{bot|board}/game/{id}/{resign|abort|claim-victory|chat}`.
+async fn command(
+    State(app): State<App>,
+    headers: HeaderMap,
+    Path((id, what)): Path<(String, String)>,
+    form: Result<Form<ChatForm>, FormRejection>,
+    api: Api,
+) -> Response {
+    let player = match player_for(&app, &headers, api).await {
+        Ok(player) => player,
+        Err(response) => return response,
+    };
+    let request = match what.as_str() {
+        "resign" => TableRequest::Command(Command::Resign),
+        "abort" => TableRequest::Command(Command::Abort),
+        "claim-victory" => TableRequest::Command(Command::Claim { draw: false }),
+        "claim-draw" => TableRequest::Command(Command::Claim { draw: true }),
+        "chat" => match form {
+            Ok(Form(form)) => TableRequest::Chat(form.text),
+            Err(e) => return refused(StatusCode::BAD_REQUEST, e.body_text()),
+        },
+        _ => return refused(StatusCode::NOT_FOUND, format!("no such action: {what}")),
+    };
+    table_request(&app, &id, player, request).await
+}
+
+async fn table_request(app: &App, id: &str, player: Player, request: TableRequest) -> Response {
+    let Some(handle) = app.ctx.lobby.get(id) else {
+        return refusal(&Refusal::NoTable {
+            table: id.to_owned(),
+        });
+    };
+    match handle.request(player, request).await {
+        Ok(_) => ok(),
+        Err(r) => refusal(&r),
+    }
+}

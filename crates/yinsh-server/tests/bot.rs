@@ -1,0 +1,347 @@
+//! The bot API with the real server: an account with an API token becomes a bot, follows
+//! its events over NDJSON, is challenged by a person over the WebSocket, accepts,
+//! streams the game and plays it through HTTP — with the table's own checks — chats
+//! and resigns; bots stay out of quick pairing; the board API is for people.
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::net::TcpStream;
+use yinsh_server::protocol::{Request, ServerMessage, TableOptions};
+
+use crate::accounts::Browser;
+use crate::common::{Client, TestServer, http_send};
+
+/// An NDJSON stream read line by line (chunked transfer encoding).
+struct Lines {
+    reader: BufReader<TcpStream>,
+}
+
+impl Lines {
+    async fn open(addr: SocketAddr, path: &str, token: &str) -> (u16, Lines) {
+        let mut s = TcpStream::connect(addr).await.unwrap();
+        let req =
+            format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nAuthorization: Bearer {token}\r\n\r\n");
+        s.write_all(req.as_bytes()).await.unwrap();
+        let mut reader = BufReader::new(s);
+        let mut status = String::new();
+        reader.read_line(&mut status).await.unwrap();
+        let code = status.split_whitespace().nth(1).unwrap().parse().unwrap();
+        loop {
+            let mut header = String::new();
+            reader.read_line(&mut header).await.unwrap();
+            if header == "\r\n" || header.is_empty() {
+                break;
+            }
+        }
+        (code, Lines { reader })
+    }
+
+    /// The next line that is not a keep-alive, as JSON (`None` when the stream ended).
+    async fn next(&mut self) -> Option<Value> {
+        loop {
+            let mut size = String::new();
+            let n = tokio::time::timeout(Duration::from_secs(20), self.reader.read_line(&mut size))
+                .await
+                .expect("a line in time")
+                .unwrap();
+            let len = usize::from_str_radix(size.trim(), 16).ok()?;
+            if n == 0 || len == 0 {
+                return None;
+            }
+            let mut chunk = vec![0; len + 2];
+            tokio::io::AsyncReadExt::read_exact(&mut self.reader, &mut chunk)
+                .await
+                .unwrap();
+            let text = String::from_utf8(chunk[..len].to_vec()).unwrap();
+            for line in text.lines() {
+                if !line.trim().is_empty() {
+                    return Some(serde_json::from_str(line).unwrap());
+                }
+            }
+        }
+    }
+
+    /// Lines until one of type `kind`.
+    async fn until(&mut self, kind: &str) -> Value {
+        loop {
+            let line = self
+                .next()
+                .await
+                .unwrap_or_else(|| panic!("no {kind}: the stream ended"));
+            if line["type"] == kind {
+                return line;
+            }
+        }
+    }
+}
+
+/// `POST path` with the token (and a form body): status and JSON.
+async fn post(server: &TestServer, token: &str, path: &str, form: &str) -> (u16, Value) {
+    let auth = format!("Bearer {token}");
+    let mut headers = vec![("Authorization", auth.as_str())];
+    if !form.is_empty() {
+        headers.push(("Content-Type", "application/x-www-form-urlencoded"));
+    }
+    let (status, _, body) = http_send(server.addr, "POST", path, &headers, form).await;
+    (status, serde_json::from_str(&body).unwrap_or(Value::Null))
+}
+
+/// A registered account with a token of `scopes`: its browser and token.
+async fn account(server: &TestServer, name: &str, scopes: &[&str]) -> (Browser, String) {
+    let mut browser = Browser::new(server.addr);
+    assert_eq!(browser.register(name, "a long password").await.0, 201);
+    let ask = json!({"name": "program", "scopes": scopes});
+    let (status, made) = browser.send("POST", "/api/token", Some(ask)).await;
+    assert_eq!(status, 201, "{made}");
+    (browser, made["token"].as_str().unwrap().to_owned())
+}
+
+#[tokio::test]
+async fn a_bot_is_challenged_and_plays_through_the_api() {
+    bot_plays(&TestServer::start().await).await;
+}
+
+#[tokio::test]
+async fn a_bot_plays_on_postgres() {
+    let Some(url) = crate::common::postgres_database("bot").await else {
+        return;
+    };
+    bot_plays(&TestServer::on(&url, crate::common::fast_config()).await).await;
+}
+
+async fn bot_plays(server: &TestServer) {
+    let (robo, token) = account(server, "Robo", &["bot:play"]).await;
+    let (bob_browser, bob_token) = account(server, "Bob", &["board:play", "bot:play"]).await;
+
+    // Not a bot yet: the bot routes say so. Upgraded once, for good.
+    let (status, body) = post(server, &token, "/api/bot/game/x/resign", "").await;
+    assert_eq!(status, 403, "{body}");
+    assert!(
+        body["error"].as_str().unwrap().contains("upgrade"),
+        "{body}"
+    );
+    assert_eq!(
+        post(server, &token, "/api/bot/account/upgrade", "").await.0,
+        200
+    );
+    assert_eq!(
+        post(server, &token, "/api/bot/account/upgrade", "").await.0,
+        400
+    );
+    // A token without the scope, and no token, get nothing.
+    let (status, _) = post(server, &bob_token, "/api/challenge/x/accept", "").await;
+    assert_eq!(
+        status, 404,
+        "bot:play may answer challenges; this one does not exist"
+    );
+    let (status, _, _) = http_send(server.addr, "POST", "/api/bot/account/upgrade", &[], "").await;
+    assert_eq!(status, 401);
+
+    // The bot's events; the person challenges it by name from the WebSocket.
+    let (status, mut events) = Lines::open(server.addr, "/api/stream/event", &token).await;
+    assert_eq!(status, 200);
+    let mut bob = Client::connect(server.addr, bob_browser.cookie.as_deref()).await;
+    assert_eq!(bob.player.name, "Bob");
+    bob.call(Request::Challenge {
+        to: Some("robo".to_owned()),
+        options: TableOptions::default(),
+        color: Some(yinsh_server::protocol::SeatColor::White),
+    })
+    .await
+    .unwrap();
+    let challenge = events.until("challenge").await;
+    assert_eq!(challenge["challenge"]["from"]["name"], "Bob");
+    assert_eq!(challenge["challenge"]["to"]["title"], "BOT");
+    let id = challenge["challenge"]["id"].as_str().unwrap().to_owned();
+    let (status, body) = post(server, &token, &format!("/api/challenge/{id}/accept"), "").await;
+    assert_eq!(status, 200, "{body}");
+    let start = events.until("gameStart").await;
+    assert_eq!(start["game"]["color"], "black");
+    let table = start["game"]["id"].as_str().unwrap().to_owned();
+    bob.until(|m| matches!(m, ServerMessage::Paired { .. }).then_some(()))
+        .await;
+    bob.open(&table).await;
+
+    // The game's stream: everything first, then a state after each action.
+    let path = format!("/api/bot/game/stream/{table}");
+    let (status, mut game) = Lines::open(server.addr, &path, &token).await;
+    assert_eq!(status, 200);
+    let full = game.next().await.unwrap();
+    assert_eq!(full["type"], "gameFull");
+    assert_eq!(full["white"]["name"], "Bob");
+    assert_eq!(full["black"]["title"], "BOT");
+    assert_eq!(full["initialFen"], "startpos");
+    assert_eq!(full["state"]["moves"], "");
+    assert_eq!(full["state"]["status"], "started");
+    bob.act(&table, "e5").await.unwrap();
+    let state = game.until("gameState").await;
+    assert_eq!(state["moves"], "e5");
+    // The bot acts as a person does, with the same checks: legal, in turn.
+    let mv = |t: &str| format!("/api/bot/game/{table}/move/{t}");
+    let (status, body) = post(server, &token, &mv("e5"), "").await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (400, Some("illegal_action")),
+        "{body}"
+    );
+    assert_eq!(post(server, &token, &mv("f6"), "").await.0, 200);
+    assert_eq!(game.until("gameState").await["moves"], "e5 f6");
+    let (status, body) = post(server, &token, &mv("g6"), "").await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (400, Some("not_your_turn")),
+        "{body}"
+    );
+    // Another table's id, and the board API with a bot's token: refused.
+    assert_eq!(
+        post(server, &token, "/api/bot/game/nosuch/move/e3", "")
+            .await
+            .0,
+        404
+    );
+    let board = format!("/api/board/game/{table}/move/e3");
+    assert_eq!(post(server, &token, &board, "").await.0, 403);
+
+    // A chat line reaches the person and the stream.
+    let chat = format!("/api/bot/game/{table}/chat");
+    assert_eq!(
+        post(server, &token, &chat, "room=player&text=good+luck")
+            .await
+            .0,
+        200
+    );
+    assert_eq!(game.until("chatLine").await["text"], "good luck");
+
+    // Resigning ends the game, its stream, and tells the event stream.
+    assert_eq!(
+        post(server, &token, &format!("/api/bot/game/{table}/resign"), "")
+            .await
+            .0,
+        200
+    );
+    let last = game.until("gameState").await;
+    assert_eq!(
+        (&last["status"], &last["winner"]),
+        (&json!("resign"), &json!("white"))
+    );
+    assert_eq!(
+        game.next().await,
+        None,
+        "the game's stream ends with the game"
+    );
+    let finish = events.until("gameFinish").await;
+    assert_eq!(finish["game"]["id"], table);
+
+    // Bob played a game: no bot for him. And a bot stays out of quick pairing.
+    let (status, body) = post(server, &bob_token, "/api/bot/account/upgrade", "").await;
+    assert_eq!(status, 400, "{body}");
+    let mut robo_ws = Client::connect(server.addr, robo.cookie.as_deref()).await;
+    assert_eq!(robo_ws.player.title.as_deref(), Some("BOT"));
+    let refused = robo_ws
+        .call(Request::Seek {
+            options: TableOptions::default(),
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(refused.0, "bot_pairing");
+}
+
+#[tokio::test]
+async fn people_play_their_own_games_through_the_board_api_and_challenge_from_it() {
+    let server = TestServer::start().await;
+    let (_, ann) = account(&server, "Ann", &["board:play", "challenge:write"]).await;
+    let (_, cy) = account(&server, "Cy", &["board:play", "challenge:write"]).await;
+    // A challenge lives as long as its challenger is online: the event stream first.
+    let (status, body) = post(&server, &ann, "/api/challenge/cy", "").await;
+    assert_eq!(status, 400, "{body}");
+    let (_, mut ann_events) = Lines::open(server.addr, "/api/stream/event", &ann).await;
+    let (_, mut cy_events) = Lines::open(server.addr, "/api/stream/event", &cy).await;
+    for bad in [
+        "rated=maybe",
+        "clock.limit=90",
+        "variant=chess",
+        "color=red",
+        "clock.increment=3",
+    ] {
+        assert_eq!(
+            post(&server, &ann, "/api/challenge/cy", bad).await.0,
+            400,
+            "{bad}"
+        );
+    }
+    assert_eq!(
+        post(&server, &ann, "/api/challenge/nobody", "").await.0,
+        400
+    );
+    let (status, made) = post(
+        &server,
+        &ann,
+        "/api/challenge/Cy",
+        "clock.limit=300&clock.increment=2&color=white",
+    )
+    .await;
+    assert_eq!(status, 200, "{made}");
+    assert_eq!(
+        made["challenge"]["options"]["time"],
+        json!({"minutes": 5, "increment": 2})
+    );
+    let id = made["challenge"]["id"].as_str().unwrap().to_owned();
+    assert_eq!(
+        cy_events.until("challenge").await["challenge"]["id"],
+        id.as_str()
+    );
+    // Declined: both hear it; then a second one, accepted.
+    assert_eq!(
+        post(&server, &cy, &format!("/api/challenge/{id}/decline"), "")
+            .await
+            .0,
+        200
+    );
+    assert_eq!(
+        ann_events.until("challengeDeclined").await["challenge"]["id"],
+        id.as_str()
+    );
+    let (_, made) = post(&server, &ann, "/api/challenge/cy", "color=white").await;
+    let id = made["challenge"]["id"].as_str().unwrap().to_owned();
+    assert_eq!(
+        post(&server, &cy, &format!("/api/challenge/{id}/accept"), "")
+            .await
+            .0,
+        200
+    );
+    let table = ann_events.until("gameStart").await["game"]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert_eq!(
+        cy_events.until("gameStart").await["game"]["id"],
+        table.as_str()
+    );
+
+    // Both play from programs; the bot routes are not theirs.
+    let (_, mut stream) =
+        Lines::open(server.addr, &format!("/api/board/game/stream/{table}"), &cy).await;
+    assert_eq!(stream.next().await.unwrap()["type"], "gameFull");
+    let mv = |t: &str| format!("/api/board/game/{table}/move/{t}");
+    assert_eq!(post(&server, &ann, &mv("e5"), "").await.0, 200);
+    assert_eq!(post(&server, &cy, &mv("f6"), "").await.0, 200);
+    assert_eq!(stream.until("gameState").await["moves"], "e5");
+    assert_eq!(stream.until("gameState").await["moves"], "e5 f6");
+    let bot_route = format!("/api/bot/game/{table}/move/e4");
+    assert_eq!(post(&server, &ann, &bot_route, "").await.0, 403);
+    // Aborted while barely begun: the stream and the events say so.
+    assert_eq!(
+        post(&server, &ann, &format!("/api/board/game/{table}/abort"), "")
+            .await
+            .0,
+        200
+    );
+    assert_eq!(stream.until("gameState").await["status"], "aborted");
+    assert_eq!(
+        cy_events.until("gameFinish").await["game"]["status"],
+        "aborted"
+    );
+}
