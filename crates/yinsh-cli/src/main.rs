@@ -14,8 +14,8 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 /// The YINSH command line: run the game server, count, list and show positions, convert
-/// records, benchmark, run the engine, play against it, analyse games and run engine
-/// matches.
+/// records, benchmark, run the engine, play against it, analyse games, run engine
+/// matches, and connect an engine to a server as a bot.
 ///
 /// Positions are given as action tokens played from the empty board (`--moves
 /// "e3 a5 b5"`) or as a position string (`--position "4/7/8/9/10/9/10/9/8/7/4 w place
@@ -56,6 +56,8 @@ enum Command {
     Loadtest(commands::loadtest::LoadtestArgs),
     /// Analyse games for a server: pull jobs over HTTP, analyse, hand in the results.
     Worker(commands::worker::WorkerArgs),
+    /// Play as a bot account on a server: any protocol engine, through the bot API.
+    Bot(commands::bot::BotArgs),
 }
 
 /// Runs one subcommand, writing its output to `out`.
@@ -73,6 +75,8 @@ fn run(command: Command, out: &mut dyn Write) -> anyhow::Result<()> {
         Command::Serve(args) => commands::serve::run(&args, out),
         Command::Loadtest(args) => commands::loadtest::run(&args, out),
         Command::Worker(args) => commands::worker::run(&args, out),
+        // Its games run side by side and say what they do as they go: straight to stdout.
+        Command::Bot(args) => commands::bot::run(args, Box::new(io::stdout())),
     }?;
     out.flush()?;
     Ok(())

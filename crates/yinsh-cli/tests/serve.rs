@@ -667,3 +667,129 @@ async fn an_analysis_killed_mid_job_completes_after_a_restart() {
     assert_eq!(analysis["result"]["settings"], "depth 2");
     assert_eq!(analysis["result"]["actions"].as_array().unwrap().len(), 3);
 }
+
+/// `POST path` with `token` as the bearer and no body: the status and the JSON answer.
+fn post_bearer(addr: &str, path: &str, token: &str) -> (u16, Value) {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(addr).unwrap();
+    write!(
+        stream,
+        "POST {path} HTTP/1.0\r\nHost: {addr}\r\nAuthorization: Bearer {token}\r\n\
+         Content-Length: 0\r\n\r\n"
+    )
+    .unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    let (head, body) = response.split_once("\r\n\r\n").unwrap();
+    (
+        head[9..12].parse().unwrap(),
+        serde_json::from_str(body).unwrap_or(Value::Null),
+    )
+}
+
+#[tokio::test]
+async fn our_engine_plays_as_a_bot_through_the_bridge() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("bot.db");
+    let (_server, addr) = serve(&db);
+    let robo = register(&addr, "Robo");
+    let ask = json!({"name": "bridge", "scopes": ["bot:play"]});
+    let (status, _, made) = post(&addr, "/api/token", Some(&robo), &ask);
+    assert_eq!(status, 201, "{made}");
+    let token = made["token"].as_str().unwrap().to_owned();
+    assert_eq!(
+        post_bearer(&addr, "/api/bot/account/upgrade", &token).0,
+        200
+    );
+    // A token the server does not know: the bridge says so and stops.
+    let refused = Command::new(env!("CARGO_BIN_EXE_yinsh"))
+        .args([
+            "bot",
+            "--server",
+            &format!("http://{addr}"),
+            "--token",
+            "yat_0",
+        ])
+        .args(["--engine", "true"])
+        .output()
+        .unwrap();
+    assert!(!refused.status.success());
+    // The bridge with our own engine, for one untimed game.
+    let engine = format!("{} engine", env!("CARGO_BIN_EXE_yinsh"));
+    let bridge = Command::new(env!("CARGO_BIN_EXE_yinsh"))
+        .args([
+            "bot",
+            "--server",
+            &format!("http://{addr}"),
+            "--token",
+            &token,
+        ])
+        .args(["--engine", &engine, "--untimed", "--games", "1"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .unwrap();
+    let bridge = Server(bridge);
+
+    // A person challenges the bot once it is online, and plays White.
+    let bob = register(&addr, "Bob");
+    let mut bob = Player::connect(&addr, Some(&bob)).await;
+    let challenge = json!({"type": "challenge", "to": "Robo",
+        "options": {"variant": "standard", "log": true}, "color": "white"});
+    let mut id = 1;
+    loop {
+        let answer = bob.answer(id, challenge.clone()).await;
+        id += 1;
+        if answer["type"] == "reply" {
+            break;
+        }
+        assert_eq!(answer["code"], "player_offline", "{answer}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    let table = loop {
+        let msg = bob.next().await;
+        if msg["type"] == "paired" {
+            break msg["table"].as_str().unwrap().to_owned();
+        }
+    };
+    bob.call(id, json!({"type": "open", "table": table})).await;
+    id += 1;
+    // Each of the person's placements is answered by the engine's, through the bridge.
+    let mut pos = yinsh::Position::new();
+    for n in 0..4 {
+        let game = bob.until_moves(2 * n).await;
+        if n > 0 {
+            let theirs: yinsh::Action = game["moves"][2 * n - 1].as_str().unwrap().parse().unwrap();
+            pos.play(theirs).expect("the bot plays legally");
+        }
+        assert_eq!(game["to_move"], "white");
+        let mine = game["legal"][0].as_str().unwrap().to_owned();
+        pos.play(mine.parse().unwrap()).unwrap();
+        bob.call(id, act(&table, &mine)).await;
+        id += 1;
+    }
+    let game = bob.until_moves(8).await;
+    let theirs: yinsh::Action = game["moves"][7].as_str().unwrap().parse().unwrap();
+    pos.play(theirs).expect("the bot plays legally");
+    bob.call(
+        id,
+        json!({"type": "command", "table": table, "command": "resign"}),
+    )
+    .await;
+
+    // After its one game the bridge stops by itself, having said what happened.
+    let mut child = bridge;
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    while child.0.try_wait().unwrap().is_none() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the bridge did not stop"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let mut said = String::new();
+    std::io::Read::read_to_string(&mut child.0.stdout.take().unwrap(), &mut said).unwrap();
+    assert!(said.contains("bot Robo connected"), "{said}");
+    assert!(said.contains("accepted"), "{said}");
+    assert!(said.contains(&format!("game {table}: resign")), "{said}");
+}

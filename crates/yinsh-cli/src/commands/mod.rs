@@ -3,6 +3,8 @@
 pub mod analyse;
 pub mod arena;
 pub mod bench;
+pub mod bot;
+pub mod client;
 pub mod convert;
 pub mod engine;
 pub mod external;

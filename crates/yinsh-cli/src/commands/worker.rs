@@ -12,12 +12,10 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 use clap::Args;
-use http_body_util::{BodyExt, Full};
-use hyper::Request;
-use hyper::body::Bytes;
-use hyper_util::rt::TokioIo;
-use serde_json::{Value, json};
+use serde_json::json;
 use yinsh_server::protocol::WorkJob;
+
+use super::client::{authority, post_json as post};
 
 /// Arguments of `yinsh worker`.
 #[derive(Debug, Args)]
@@ -38,51 +36,6 @@ pub struct WorkerArgs {
     /// Stop when there is no work left (instead of waiting for more).
     #[arg(long)]
     until_idle: bool,
-}
-
-/// The server's address: host and port of an `http://` URL.
-fn authority(url: &str) -> anyhow::Result<String> {
-    let Some(rest) = url.strip_prefix("http://") else {
-        bail!(
-            "the server must be an http:// URL (run a remote worker over a TLS tunnel or \
-             a private network): '{url}'"
-        );
-    };
-    let host = rest.trim_end_matches('/');
-    if host.is_empty() || host.contains('/') {
-        bail!("the server is http://host:port, without a path: '{url}'");
-    }
-    Ok(if host.contains(':') {
-        host.to_owned()
-    } else {
-        format!("{host}:80")
-    })
-}
-
-/// One HTTP exchange with the server: the status and the JSON answer (null when
-/// empty).
-async fn post(addr: &str, key: &str, path: &str, body: &Value) -> anyhow::Result<(u16, Value)> {
-    let stream = tokio::net::TcpStream::connect(addr)
-        .await
-        .with_context(|| format!("cannot reach {addr}"))?;
-    let (mut sender, conn) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
-        .await
-        .context("the HTTP handshake failed")?;
-    tokio::spawn(conn);
-    let request = Request::post(path)
-        .header("host", addr)
-        .header("authorization", format!("Bearer {key}"))
-        .header("content-type", "application/json")
-        .body(Full::new(Bytes::from(body.to_string())))?;
-    let response = sender.send_request(request).await.context("no answer")?;
-    let status = response.status().as_u16();
-    let bytes = response.into_body().collect().await?.to_bytes();
-    let value = if bytes.is_empty() {
-        Value::Null
-    } else {
-        serde_json::from_slice(&bytes).unwrap_or(Value::Null)
-    };
-    Ok((status, value))
 }
 
 /// What one round of asking gave.
@@ -214,24 +167,4 @@ async fn round(addr: &str, key: &str, name: &str, out: &mut dyn Write) -> anyhow
     }
     out.flush()?;
     Ok(Round::Worked)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn servers_are_http_host_and_port() {
-        assert_eq!(
-            authority("http://127.0.0.1:8080").unwrap(),
-            "127.0.0.1:8080"
-        );
-        assert_eq!(
-            authority("http://yinsh.example/").unwrap(),
-            "yinsh.example:80"
-        );
-        assert!(authority("https://yinsh.example").is_err());
-        assert!(authority("http://yinsh.example/api").is_err());
-        assert!(authority("yinsh.example:80").is_err());
-    }
 }
