@@ -1,7 +1,7 @@
 //! The bot and board API's streams, in the shape of lichess.org's (so that people who
 //! wrote a lichess bot feel at home; docs/protocol.md, "Bot API"): what a program
 //! reads instead of the WebSocket messages a page reads. Pure: [`GameStream`] and
-//! [`EventStream`] turn the messages the tables and the meeting place send a connection
+//! [`event_lines`] turn the messages the tables and the meeting place send a connection
 //! into NDJSON lines; `http/bot.rs` streams them.
 
 use serde::Serialize;

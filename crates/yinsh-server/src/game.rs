@@ -81,6 +81,32 @@ pub fn replay_stored<'a>(
     Ok(replayed)
 }
 
+/// The time left on the mover's clock after each turn of a replayed game, as records
+/// write them (`Record::clocks`); empty for an untimed game.
+pub fn turn_clocks(start: &Position, replayed: &[Replayed]) -> Vec<Option<u64>> {
+    let actions: Vec<Action> = replayed.iter().map(|r| r.action).collect();
+    let Ok(turns) = yinsh::notation::turn::split(start, &actions) else {
+        return Vec::new();
+    };
+    let mut end = 0;
+    let clocks: Vec<Option<u64>> = turns
+        .iter()
+        .map(|turn| {
+            end += turn.turn.actions().len();
+            let last = replayed[end - 1].stored;
+            match turn.color() {
+                Color::White => last.white_ms,
+                Color::Black => last.black_ms,
+            }
+        })
+        .collect();
+    if clocks.iter().all(Option::is_none) {
+        Vec::new()
+    } else {
+        clocks
+    }
+}
+
 /// The time control of a table's options.
 pub fn time_control_of(options: &TableOptions) -> Option<TimeControl> {
     options

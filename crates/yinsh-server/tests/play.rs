@@ -246,3 +246,40 @@ async fn a_reconnecting_player_gets_what_they_missed_and_keeps_the_seat() {
         .await;
     assert_eq!(view.game.unwrap().moves, vec!["e3", "a5", "b5"]);
 }
+
+#[tokio::test]
+async fn records_carry_the_clock_after_each_turn() {
+    let server = crate::common::TestServer::start().await;
+    let options = yinsh_server::protocol::TableOptions {
+        time: Some(yinsh_server::protocol::TimeSetting {
+            minutes: 5,
+            increment: 3,
+        }),
+        ..yinsh_server::protocol::TableOptions::default()
+    };
+    let (table, mut white, mut black) = crate::common::seated_pair(&server, options).await;
+    white
+        .command(&table, yinsh_server::protocol::Command::Start)
+        .await
+        .unwrap();
+    for (i, token) in ["e3", "a5", "b5"].into_iter().enumerate() {
+        let player = if i % 2 == 0 { &mut white } else { &mut black };
+        player.game_after(i).await;
+        player.act(&table, token).await.unwrap();
+    }
+    black
+        .command(&table, yinsh_server::protocol::Command::Resign)
+        .await
+        .unwrap();
+    let id = white.game_after(3).await.id;
+    let (status, text) = server.get(&format!("/api/archive/{id}/record")).await;
+    assert_eq!(status, 200);
+    let record = yinsh::notation::record::Record::parse(&text).unwrap();
+    assert_eq!(record.clocks.len(), 3, "{text}");
+    for ms in &record.clocks {
+        // Each turn's player had the start, less a moment, plus an increment a turn.
+        let ms = ms.expect("every turn has its clock");
+        assert!((300_000..=306_000).contains(&ms), "{ms} in {text}");
+    }
+    assert!(text.contains("1.e3 {[%clk 0:05:0"), "{text}");
+}

@@ -676,3 +676,25 @@ fn records_from_a_position_name_it_and_number_turns_from_there() {
     odd.rules = Rules::BLITZ;
     assert_eq!(odd.replay(), Err(RecordError::PositionRules));
 }
+
+#[test]
+fn clock_times_follow_their_turns() {
+    let record = Record::new(Rules::STANDARD)
+        .with_actions(actions("e3 a5 b5"))
+        .with_time_control(Some(TimeControl::minutes(5, 3)))
+        .with_clocks(vec![Some(302_600), None, Some(7_000)]);
+    let text = record.to_string();
+    assert!(
+        text.contains("1.e3 {[%clk 0:05:02.6]} 2.a5 3.b5 {[%clk 0:00:07]} *"),
+        "{text}"
+    );
+    assert_eq!(Record::parse(&text).unwrap(), record);
+    // Other comments are read past; a clock time belongs to the turn before it.
+    let read = Record::parse("1.e3 {good start} 2.a5 {[%clk 1:00:00]} {[%clk 9:99:99]} *").unwrap();
+    assert_eq!(read.actions, actions("e3 a5"));
+    assert_eq!(read.clocks, vec![None, Some(3_600_000)]);
+    // Without any clock time a record has none.
+    assert!(Record::parse("1.e3 2.a5 *").unwrap().clocks.is_empty());
+    // A comment cannot hide a turn's mistakes.
+    assert!(Record::parse("1.e3 {x} 2.e3 *").is_err());
+}

@@ -507,6 +507,7 @@ fn record_text(
         white: game.game.white.name.clone(),
         black: game.game.black.name.clone(),
     };
+    let start = crate::game::start_of(&game.game.options).map_err(|_| unreadable())?;
     let record = record_of(
         &game.game.options,
         &names,
@@ -514,6 +515,7 @@ fn record_text(
         actions,
         Some(result),
     )
+    .with_clocks(crate::game::turn_clocks(&start, replayed))
     .with_header("Site", "YINSH platform")
     .with_header("Game", game.id.to_string());
     Ok(record.to_string())

@@ -17,7 +17,9 @@
 //! quote, `\\` a backslash and `\n` a line break. A blank line ends it. Then come the
 //! turns in the long form of [`crate::notation::turn`], each prefixed with its number
 //! (odd = White, even = Black), separated by spaces or line breaks, and last the result
-//! token: `1-0`, `0-1`, `1/2-1/2` or `*` (unfinished). A game that began from a
+//! token: `1-0`, `0-1`, `1/2-1/2` or `*` (unfinished). A `{comment}` may follow a turn;
+//! `{[%clk 0:04:58]}` is the time left on that turn's player's clock
+//! ([`Record::clocks`]). A game that began from a
 //! `Position` numbers its turns from there: 1 when White acts first, 2 when Black does.
 //!
 //! Known headers, written in this order:
@@ -490,6 +492,11 @@ pub struct Record {
     pub headers: Vec<(String, String)>,
     /// The actions from the start, in order.
     pub actions: Vec<Action>,
+    /// The time left on the clock of each turn's player once that turn was played, in
+    /// milliseconds: one entry per turn ([`Record::turns`]), `None` where unknown;
+    /// empty for a record without clock times. Written `{[%clk 0:04:58.2]}` after
+    /// the turn.
+    pub clocks: Vec<Option<u64>>,
 }
 
 impl Default for Record {
@@ -511,6 +518,7 @@ impl Record {
             result: None,
             headers: Vec::new(),
             actions: Vec::new(),
+            clocks: Vec::new(),
         }
     }
 
@@ -552,6 +560,12 @@ impl Record {
     /// Sets the actions.
     pub fn with_actions(mut self, actions: Vec<Action>) -> Record {
         self.actions = actions;
+        self
+    }
+
+    /// Sets the clock times after each turn (see [`Record::clocks`]).
+    pub fn with_clocks(mut self, clocks: Vec<Option<u64>>) -> Record {
+        self.clocks = clocks;
         self
     }
 
@@ -657,6 +671,10 @@ impl Record {
 
         let mut pos = record.start()?;
         let body = read_body(lines, first_number(&pos))?;
+        if !body.clocks.is_empty() {
+            record.clocks = body.clocks.clone();
+            record.clocks.resize(body.turns.len(), None);
+        }
         for (line, numbered) in &body.turns {
             let color = numbered.color();
             for &action in numbered.turn.actions() {
@@ -741,7 +759,14 @@ impl Record {
         let mut tokens: Vec<String> = Vec::new();
         if let Ok(start) = self.start() {
             match turn::split(&start, &self.actions) {
-                Ok(turns) => tokens.extend(turns.iter().map(ToString::to_string)),
+                Ok(turns) => {
+                    for (i, turn) in turns.iter().enumerate() {
+                        tokens.push(turn.to_string());
+                        if let Some(Some(ms)) = self.clocks.get(i) {
+                            tokens.push(format!("{{[%clk {}]}}", clock_text(*ms)));
+                        }
+                    }
+                }
                 Err(e) => {
                     // The legal turns, then everything from the refused action on in the
                     // turn it belongs to.
@@ -1065,8 +1090,67 @@ fn small_number<T: FromStr>(text: &str) -> Option<T> {
 struct Body {
     /// Each turn with its line.
     turns: Vec<(usize, NumberedTurn)>,
+    /// The clock times read after the turns (as [`Record::clocks`]).
+    clocks: Vec<Option<u64>>,
     /// Line, text and score of the result token.
     result: Option<(usize, String, Option<Option<Color>>)>,
+}
+
+/// A piece of the turn section: a word, or a `{comment}`.
+enum BodyToken<'a> {
+    Word(&'a str),
+    Comment(&'a str),
+}
+
+/// The words and `{comments}` of one line of the turn section (a comment that is not
+/// closed on its line runs to the line's end).
+fn body_tokens(text: &str) -> Vec<BodyToken<'_>> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(open) = rest.find('{') {
+        out.extend(rest[..open].split_whitespace().map(BodyToken::Word));
+        let after = &rest[open + 1..];
+        let close = after.find('}').unwrap_or(after.len());
+        out.push(BodyToken::Comment(&after[..close]));
+        rest = after.get(close + 1..).unwrap_or("");
+    }
+    out.extend(rest.split_whitespace().map(BodyToken::Word));
+    out
+}
+
+/// `h:mm:ss`, with the tenth of a second when it is not 0 (`0:04:58`, `0:00:07.3`):
+/// a clock time is written to the tenth, down.
+fn clock_text(ms: u64) -> String {
+    let tenths = (ms / 100) % 10;
+    let secs = ms / 1000;
+    let base = format!("{}:{:02}:{:02}", secs / 3600, secs / 60 % 60, secs % 60);
+    if tenths == 0 {
+        base
+    } else {
+        format!("{base}.{tenths}")
+    }
+}
+
+/// The milliseconds of a `[%clk h:mm:ss(.d)]` in a comment.
+fn clock_of(comment: &str) -> Option<u64> {
+    let at = comment.find("[%clk")?;
+    let inner = comment[at + 6..].split(']').next()?.trim();
+    let (hms, tenths) = match inner.split_once('.') {
+        Some((hms, t)) if t.len() == 1 => (hms, t.parse::<u64>().ok()?),
+        Some(_) => return None,
+        None => (inner, 0),
+    };
+    let parts: Vec<u64> = hms
+        .split(':')
+        .map(|p| p.parse().ok())
+        .collect::<Option<_>>()?;
+    let [h, m, sec] = parts[..] else {
+        return None;
+    };
+    if m >= 60 || sec >= 60 {
+        return None;
+    }
+    Some(((h * 60 + m) * 60 + sec) * 1000 + tenths * 100)
 }
 
 /// The number of the first turn played from `start`: 1 when White acts, 2 when Black
@@ -1082,12 +1166,26 @@ fn read_body<'a>(
 ) -> Result<Body, RecordError> {
     let mut body = Body {
         turns: Vec::new(),
+        clocks: Vec::new(),
         result: None,
     };
     // A number written apart from its turn (`1. e3`), with its line.
     let mut pending: Option<(usize, u32)> = None;
     for (line, text) in lines {
-        for token in text.split_whitespace() {
+        for token in body_tokens(text) {
+            let token = match token {
+                BodyToken::Word(word) => word,
+                BodyToken::Comment(comment) => {
+                    // A clock time belongs to the turn before it; other comments are
+                    // read past.
+                    if let (Some(ms), Some(_)) = (clock_of(comment), body.turns.last()) {
+                        let i = body.turns.len() - 1;
+                        body.clocks.resize(body.turns.len(), None);
+                        body.clocks[i] = Some(ms);
+                    }
+                    continue;
+                }
+            };
             if body.result.is_some() {
                 return Err(RecordError::ResultToken {
                     line,
