@@ -58,6 +58,8 @@ enum Command {
     Worker(commands::worker::WorkerArgs),
     /// Play as a bot account on a server: any protocol engine, through the bot API.
     Bot(commands::bot::BotArgs),
+    /// Write a month of the archive as a zstd-compressed file of records.
+    Export(commands::export::ExportArgs),
 }
 
 /// Runs one subcommand, writing its output to `out`.
@@ -77,6 +79,7 @@ fn run(command: Command, out: &mut dyn Write) -> anyhow::Result<()> {
         Command::Worker(args) => commands::worker::run(&args, out),
         // Its games run side by side and say what they do as they go: straight to stdout.
         Command::Bot(args) => commands::bot::run(args, Box::new(io::stdout())),
+        Command::Export(args) => commands::export::run(&args, out),
     }?;
     out.flush()?;
     Ok(())

@@ -793,3 +793,53 @@ async fn our_engine_plays_as_a_bot_through_the_bridge() {
     assert!(said.contains("accepted"), "{said}");
     assert!(said.contains(&format!("game {table}: resign")), "{said}");
 }
+
+#[tokio::test]
+async fn a_month_is_exported_as_a_compressed_file_of_records() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("export.db");
+    let (_server, addr) = serve(&db);
+    let game = archived_game(&addr).await;
+    let month = {
+        let day = yinsh::notation::date::record_date(yinsh_server::now_ms() / 1000);
+        day[..7].replace('.', "-")
+    };
+    let output = Command::new(env!("CARGO_BIN_EXE_yinsh"))
+        .args(["export", "--database-url", &sqlite(&db), "--month", &month])
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let text = String::from_utf8(zstd::decode_all(&output.stdout[..]).unwrap()).unwrap();
+    let records = yinsh::notation::record::Record::parse_all(&text).unwrap();
+    assert_eq!(records.len(), 1, "{text}");
+    assert_eq!(records[0].header("Game"), Some(game.to_string().as_str()));
+    assert!(String::from_utf8_lossy(&output.stderr).contains(&format!("1 games of {month}")));
+    // Another month has none; a month that is not one is refused.
+    let empty = Command::new(env!("CARGO_BIN_EXE_yinsh"))
+        .args([
+            "export",
+            "--database-url",
+            &sqlite(&db),
+            "--month",
+            "2020-01",
+        ])
+        .output()
+        .unwrap();
+    assert!(empty.status.success());
+    assert_eq!(zstd::decode_all(&empty.stdout[..]).unwrap(), b"");
+    let bad = Command::new(env!("CARGO_BIN_EXE_yinsh"))
+        .args([
+            "export",
+            "--database-url",
+            &sqlite(&db),
+            "--month",
+            "2026-13",
+        ])
+        .output()
+        .unwrap();
+    assert!(!bad.status.success());
+}

@@ -21,6 +21,7 @@ pub mod analysis;
 pub mod botapi;
 pub mod chat;
 pub mod command;
+pub mod export;
 pub mod game;
 mod http;
 pub mod i18n;

@@ -7,6 +7,7 @@ mod board;
 mod bot;
 mod clocks;
 mod common;
+mod export;
 mod fairness;
 mod faults;
 mod hostile;

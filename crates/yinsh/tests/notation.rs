@@ -698,3 +698,19 @@ fn clock_times_follow_their_turns() {
     // A comment cannot hide a turn's mistakes.
     assert!(Record::parse("1.e3 {x} 2.e3 *").is_err());
 }
+
+#[test]
+fn files_of_records_read_one_after_the_other() {
+    let one = Record::new(Rules::STANDARD)
+        .with_players("a", "b")
+        .with_actions(actions("e3 a5"));
+    let two = Record::new(Rules::BLITZ)
+        .with_players("c", "d")
+        .with_actions(actions("e3"))
+        .with_result(Some(GameResult::resignation(Color::Black)));
+    let file = format!("{one}\n{two}\n");
+    assert_eq!(Record::parse_all(&file).unwrap(), vec![one.clone(), two]);
+    assert_eq!(Record::parse_all("").unwrap(), vec![]);
+    let bad = format!("{one}\n[White \"x\"]\n\n1.e3 2.e3 *\n");
+    assert_eq!(Record::parse_all(&bad).unwrap_err().0, 1);
+}

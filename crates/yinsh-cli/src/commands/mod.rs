@@ -7,6 +7,7 @@ pub mod bot;
 pub mod client;
 pub mod convert;
 pub mod engine;
+pub mod export;
 pub mod external;
 pub mod loadtest;
 pub mod moves;

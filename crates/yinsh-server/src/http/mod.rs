@@ -11,10 +11,11 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::Deserialize;
 use tower_http::services::{ServeDir, ServeFile};
-use yinsh::notation::record::{GameResult, Termination};
-use yinsh::{ByColor, Color};
+use yinsh::ByColor;
+use yinsh::notation::record::GameResult;
 
-use crate::game::{Replayed, frame, record_of, replay_stored, result_view};
+use crate::export::stored_result;
+use crate::game::{frame, replay_stored, result_view};
 use crate::i18n::Lang;
 use crate::protocol::{
     ArchiveEntry, ArchivePage, ArchivedAction, ArchivedGame, StageName, Stats, TableStatus,
@@ -28,6 +29,7 @@ mod account;
 mod analysis;
 mod board;
 mod bot;
+mod export;
 mod player;
 mod token;
 
@@ -39,6 +41,8 @@ struct App {
     failures: crate::account::Failures,
     /// The request budgets of API tokens.
     tokens: std::sync::Arc<crate::token::Limits>,
+    /// The slots of the game exports under way.
+    exports: std::sync::Arc<tokio::sync::Semaphore>,
 }
 
 /// The address a connection comes from (the reverse proxy's, behind one), put in each
@@ -54,6 +58,7 @@ pub fn router(ctx: Ctx, config: Config) -> Router {
         config,
         failures: crate::account::Failures::default(),
         tokens: Default::default(),
+        exports: export::slots(),
     };
     let api = Router::new()
         .route("/api/health", get(health))
@@ -67,6 +72,7 @@ pub fn router(ctx: Ctx, config: Config) -> Router {
         .merge(board::routes())
         .merge(token::routes())
         .merge(bot::routes())
+        .merge(export::routes())
         .route("/api/archive", get(archive))
         .route("/api/archive/{id}", get(archived_game))
         .route("/api/archive/{id}/record", get(record))
@@ -450,18 +456,6 @@ async fn archive(
     }
 }
 
-fn stored_result(g: &StoredGame) -> Option<GameResult> {
-    let r = g.result.as_ref()?;
-    Some(GameResult {
-        winner: match r.winner.as_deref() {
-            Some("white") => Some(Color::White),
-            Some("black") => Some(Color::Black),
-            _ => None,
-        },
-        termination: Termination::from_name(&r.termination)?,
-    })
-}
-
 fn entry(g: &StoredGame, actions: u32) -> Option<ArchiveEntry> {
     Some(ArchiveEntry {
         id: g.id.0,
@@ -497,37 +491,38 @@ async fn finished(app: &App, id: &str) -> Result<(StoredGame, GameResult), ApiEr
     }
 }
 
-fn record_text(
-    game: &StoredGame,
-    replayed: &[Replayed],
-    result: GameResult,
-) -> Result<String, ApiError> {
-    let actions = replayed.iter().map(|r| r.action).collect();
-    let names = ByColor {
-        white: game.game.white.name.clone(),
-        black: game.game.black.name.clone(),
+/// The record of a finished game as the archive gives it (bot accounts flagged).
+async fn record_text(app: &App, game: &StoredGame) -> Result<String, ApiError> {
+    let ids: Vec<_> = [game.game.white.player_id, game.game.black.player_id]
+        .into_iter()
+        .flatten()
+        .collect();
+    let bots = app
+        .ctx
+        .store
+        .bots_among(&ids)
+        .await
+        .map_err(|e| ApiError::store(&e))?;
+    let bot = |id: Option<crate::vocab::PlayerId>| id.is_some_and(|id| bots.contains(&id));
+    let flags = ByColor {
+        white: bot(game.game.white.player_id),
+        black: bot(game.game.black.player_id),
     };
-    let start = crate::game::start_of(&game.game.options).map_err(|_| unreadable())?;
-    let record = record_of(
-        &game.game.options,
-        &names,
-        game.game.started_at,
-        actions,
-        Some(result),
-    )
-    .with_clocks(crate::game::turn_clocks(&start, replayed))
-    .with_header("Site", "YINSH platform")
-    .with_header("Game", game.id.to_string());
-    Ok(record.to_string())
+    crate::export::archive_record(game, flags)
+        .map(|r| r.to_string())
+        .map_err(|e| {
+            tracing::error!(game = %game.id, "{e}");
+            unreadable()
+        })
 }
 
 async fn archived_game(
     State(app): State<App>,
     Path(id): Path<String>,
 ) -> Result<Json<ArchivedGame>, ApiError> {
-    let (game, result) = finished(&app, &id).await?;
+    let (game, _) = finished(&app, &id).await?;
     let replayed = replay_stored(&game.game.options, &game.actions).map_err(|_| unreadable())?;
-    let record = record_text(&game, &replayed, result)?;
+    let record = record_text(&app, &game).await?;
     let entry = entry(&game, replayed.len() as u32).ok_or_else(ApiError::not_found)?;
     let moves = replayed
         .iter()
@@ -556,9 +551,8 @@ async fn archived_game(
 }
 
 async fn record(State(app): State<App>, Path(id): Path<String>) -> Result<Response, ApiError> {
-    let (game, result) = finished(&app, &id).await?;
-    let replayed = replay_stored(&game.game.options, &game.actions).map_err(|_| unreadable())?;
-    let text = record_text(&game, &replayed, result)?;
+    let (game, _) = finished(&app, &id).await?;
+    let text = record_text(&app, &game).await?;
     Ok((
         [
             (CONTENT_TYPE, "text/plain; charset=utf-8".to_owned()),

@@ -659,6 +659,12 @@ pub trait Store: Send + Sync + 'static {
         Box::pin(async { Err(StoreError::unavailable("this store has no accounts")) })
     }
 
+    /// Which of `players` are bot accounts.
+    fn bots_among<'a>(&'a self, players: &'a [PlayerId]) -> StoreFuture<'a, Vec<PlayerId>> {
+        let _ = players;
+        Box::pin(async { Ok(Vec::new()) })
+    }
+
     /// Makes the account `player` a bot account, for good, if it has played no game;
     /// whether it did.
     fn upgrade_to_bot(&self, player: PlayerId) -> StoreFuture<'_, bool> {

@@ -683,6 +683,27 @@ impl Store for SqlStore {
         })
     }
 
+    fn bots_among<'a>(&'a self, players: &'a [PlayerId]) -> StoreFuture<'a, Vec<PlayerId>> {
+        Box::pin(async move {
+            if players.is_empty() {
+                return Ok(Vec::new());
+            }
+            let marks: Vec<String> = (1..=players.len()).map(|i| format!("${i}")).collect();
+            let sql = format!(
+                "SELECT id FROM players WHERE bot = 1 AND id IN ({})",
+                marks.join(", ")
+            );
+            let mut query = sqlx::query(&sql);
+            for p in players {
+                query = query.bind(p.0);
+            }
+            let rows = query.fetch_all(&self.pool).await?;
+            rows.iter()
+                .map(|r| Ok(PlayerId(r.try_get("id")?)))
+                .collect()
+        })
+    }
+
     fn upgrade_to_bot(&self, player: PlayerId) -> StoreFuture<'_, bool> {
         Box::pin(async move {
             // One statement: an account, no bot yet, and no game of its own.

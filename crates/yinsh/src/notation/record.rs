@@ -645,6 +645,34 @@ impl Record {
         Ok(pos)
     }
 
+    /// Reads a file of records one after the other (as exports write them: each
+    /// record's headers begin a new one); the first error is given with the number of
+    /// the record it is in (from 0; its line numbers count within that record).
+    pub fn parse_all(text: &str) -> Result<Vec<Record>, (usize, RecordError)> {
+        let mut records = Vec::new();
+        let mut current = String::new();
+        let mut in_body = false;
+        for line in text.lines() {
+            let header = line.trim_start().starts_with('[');
+            if header && in_body {
+                let record = Record::parse(&current).map_err(|e| (records.len(), e))?;
+                records.push(record);
+                current.clear();
+                in_body = false;
+            }
+            if !header && !line.trim().is_empty() {
+                in_body = true;
+            }
+            current.push_str(line);
+            current.push('\n');
+        }
+        if !current.trim().is_empty() {
+            let record = Record::parse(&current).map_err(|e| (records.len(), e))?;
+            records.push(record);
+        }
+        Ok(records)
+    }
+
     /// Reads a record (see the [module docs](self)), replays it and checks its result.
     pub fn parse(text: &str) -> Result<Record, RecordError> {
         let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l)).peekable();

@@ -1,0 +1,165 @@
+//! `GET /api/games/export`: archived games streamed as records (a file of records, one
+//! after the other) or as NDJSON (`Accept: application/x-ndjson`), filtered by player,
+//! days, ratedness and number (docs/protocol.md, "Open game data").
+
+use std::convert::Infallible;
+use std::sync::Arc;
+
+use axum::Router;
+use axum::body::{Body, Bytes};
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Query, State};
+use axum::http::header::{ACCEPT, CONTENT_DISPOSITION, CONTENT_TYPE};
+use axum::http::{HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use serde::Deserialize;
+use tokio::sync::{Semaphore, mpsc};
+
+use super::{ApiError, App, day_start};
+use crate::export::{ExportQuery, Games, archive_json, archive_record};
+
+/// Exports streaming at once, server-wide: each reads the whole archive if asked to.
+pub const EXPORTS: usize = 2;
+/// The most games one export gives.
+pub const MAX_GAMES: u64 = 100_000;
+/// One day, in milliseconds.
+const DAY: i64 = 86_400_000;
+
+/// The export route (merged into the API router).
+pub(super) fn routes() -> Router<App> {
+    Router::new().route("/api/games/export", get(export))
+}
+
+/// The slots of the exports under way.
+pub(super) fn slots() -> Arc<Semaphore> {
+    Arc::new(Semaphore::new(EXPORTS))
+}
+
+/// The query string of an export; every field optional.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct ExportParams {
+    player: Option<String>,
+    since: Option<String>,
+    until: Option<String>,
+    max: Option<String>,
+    rated: Option<String>,
+}
+
+fn bad(message: impl Into<String>) -> Response {
+    ApiError::new(StatusCode::BAD_REQUEST, message).into_response()
+}
+
+async fn export(
+    State(app): State<App>,
+    headers: HeaderMap,
+    params: Result<Query<ExportParams>, QueryRejection>,
+) -> Response {
+    let params = match params {
+        Ok(Query(p)) => p,
+        Err(e) => return bad(e.body_text()),
+    };
+    // A day or none; `Err` names the parameter that is not a day.
+    let day = |text: &Option<String>, name: &'static str| -> Result<Option<i64>, &'static str> {
+        match text.as_deref().filter(|t| !t.is_empty()) {
+            None => Ok(None),
+            Some(t) => day_start(t).map(Some).ok_or(name),
+        }
+    };
+    let (since, until) = match (day(&params.since, "since"), day(&params.until, "until")) {
+        // The last day counts whole.
+        (Ok(since), Ok(until)) => (since, until.map(|d| d + DAY)),
+        (Err(name), _) | (_, Err(name)) => return bad(format!("{name} is a day, YYYY-MM-DD")),
+    };
+    let max = match params.max.as_deref().filter(|t| !t.is_empty()) {
+        None => None,
+        Some(t) => match t.parse::<u64>() {
+            Ok(n) if (1..=MAX_GAMES).contains(&n) && t.bytes().all(|b| b.is_ascii_digit()) => {
+                Some(n)
+            }
+            _ => return bad(format!("max is a whole number from 1 to {MAX_GAMES}")),
+        },
+    };
+    let rated = match params.rated.as_deref() {
+        None | Some("") => None,
+        Some("true") => Some(true),
+        Some("false") => Some(false),
+        Some(_) => return bad("rated is true or false"),
+    };
+    let player = match params.player.as_deref().filter(|t| !t.is_empty()) {
+        None => None,
+        Some(name) => match app.ctx.store.player_named(name).await {
+            Ok(Some(info)) => Some(info.player.id),
+            Ok(None) => {
+                return ApiError::new(StatusCode::NOT_FOUND, "no such player").into_response();
+            }
+            Err(e) => return ApiError::store(&e).into_response(),
+        },
+    };
+    let Ok(slot) = app.exports.clone().try_acquire_owned() else {
+        return ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "the server is exporting for others; try again in a moment",
+        )
+        .into_response();
+    };
+    let query = ExportQuery {
+        player,
+        since,
+        until,
+        rated,
+        max: Some(max.unwrap_or(MAX_GAMES)),
+    };
+    let ndjson = headers
+        .get(ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.contains("application/x-ndjson"));
+    let (tx, rx) = mpsc::channel::<Bytes>(16);
+    let store = app.ctx.store.clone();
+    tokio::spawn(async move {
+        let _slot = slot;
+        let mut games = Games::new(store.as_ref(), query);
+        loop {
+            let (game, bots) = match games.next().await {
+                Ok(Some(found)) => found,
+                Ok(None) => break,
+                Err(e) => {
+                    // The stream ends short; the client sees it end without the rest.
+                    tracing::error!("an export broke off: {e}");
+                    break;
+                }
+            };
+            let text = if ndjson {
+                archive_json(&game, bots).map(|v| format!("{v}\n"))
+            } else {
+                // A blank line between records: a file of records.
+                archive_record(&game, bots).map(|r| format!("{r}\n"))
+            };
+            match text {
+                Ok(text) => {
+                    if tx.send(Bytes::from(text)).await.is_err() {
+                        break; // the client went away
+                    }
+                }
+                Err(e) => tracing::error!(game = %game.id, "cannot export: {e}"),
+            }
+        }
+    });
+    let stream = futures_util::stream::unfold(rx, |mut rx| async move {
+        let chunk = rx.recv().await?;
+        Some((Ok::<_, Infallible>(chunk), rx))
+    });
+    let mut response = Body::from_stream(stream).into_response();
+    let (kind, file) = if ndjson {
+        ("application/x-ndjson", "yinsh-games.ndjson")
+    } else {
+        ("text/plain; charset=utf-8", "yinsh-games.records")
+    };
+    let h = response.headers_mut();
+    h.insert(CONTENT_TYPE, HeaderValue::from_static(kind));
+    if let Ok(v) = HeaderValue::from_str(&format!("attachment; filename=\"{file}\"")) {
+        h.insert(CONTENT_DISPOSITION, v);
+    }
+    response
+}
