@@ -927,7 +927,12 @@ result: ResultView,
 /**
  * How many actions were played.
  */
-actions: number, };
+actions: number, 
+/**
+ * Imported from a record (`POST /api/import`), not played here: its names are the
+ * record's, nobody's account here (absent otherwise).
+ */
+imported?: boolean, };
 
 export type ArchivedAction = { 
 /**
@@ -1035,7 +1040,12 @@ result: ResultView,
 /**
  * How many actions were played.
  */
-actions: number, };
+actions: number, 
+/**
+ * Imported from a record (`POST /api/import`), not played here: its names are the
+ * record's, nobody's account here (absent otherwise).
+ */
+imported?: boolean, };
 
 export type ArchivePage = { 
 /**

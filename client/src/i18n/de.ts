@@ -469,4 +469,11 @@ export const de: Record<Key, string> = {
   "board.ringMoves": "Ringzüge: {count} von {limit}",
   // ---- bot accounts ----
   "bot.explain": "Ein Programm, das über die Bot-API spielt",
+  // ---- imports ----
+  "import.title": "Eine Partie importieren",
+  "import.hint": "Füge die Notation einer beendeten Partie oder eine SGF-Datei von boardspace.net ein oder wähle eine Datei: Sie kommt als importierte Partie (ungewertet) ins Archiv, zum Nachspielen und Analysieren.",
+  "import.file": "Datei:",
+  "import.submit": "Importieren",
+  "import.mark": "importiert",
+  "import.explain": "Aus einer Notation importiert: nicht hier gespielt",
 };

@@ -467,6 +467,13 @@ export const en = {
   "board.ringMoves": "Ring moves: {count} of {limit}",
   // ---- bot accounts ----
   "bot.explain": "A program playing through the bot API",
+  // ---- imports ----
+  "import.title": "Import a game",
+  "import.hint": "Paste a finished game's record or a boardspace.net SGF file, or choose a file: it joins the archive as an imported game (unrated), to replay and analyse.",
+  "import.file": "File:",
+  "import.submit": "Import",
+  "import.mark": "imported",
+  "import.explain": "Imported from a record: not played here",
 } as const;
 
 export type Key = keyof typeof en;

@@ -469,4 +469,11 @@ export const nl: Record<Key, string> = {
   "board.ringMoves": "Ringzetten: {count} van {limit}",
   // ---- bot accounts ----
   "bot.explain": "Een programma dat via de bot-API speelt",
+  // ---- imports ----
+  "import.title": "Een spel importeren",
+  "import.hint": "Plak de notatie van een afgelopen spel of een SGF-bestand van boardspace.net, of kies een bestand: het komt als geïmporteerd spel (zonder rating) in het archief, om na te spelen en te analyseren.",
+  "import.file": "Bestand:",
+  "import.submit": "Importeren",
+  "import.mark": "geïmporteerd",
+  "import.explain": "Geïmporteerd uit een notatie: niet hier gespeeld",
 };

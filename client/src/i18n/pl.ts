@@ -469,4 +469,11 @@ export const pl: Record<Key, string> = {
   "board.ringMoves": "Ruchy pierścieni: {count} z {limit}",
   // ---- bot accounts ----
   "bot.explain": "Program grający przez API botów",
+  // ---- imports ----
+  "import.title": "Importuj partię",
+  "import.hint": "Wklej zapis zakończonej partii lub plik SGF z boardspace.net albo wybierz plik: trafi do archiwum jako partia zaimportowana (nierankingowa), do przeglądania i analizy.",
+  "import.file": "Plik:",
+  "import.submit": "Importuj",
+  "import.mark": "zaimportowana",
+  "import.explain": "Zaimportowana z zapisu: nie rozegrana tutaj",
 };

@@ -189,9 +189,50 @@ export function mountArchive(root: HTMLElement): () => void {
   const pager = h("nav", { class: "archive-pager" }, newerButton, olderButton);
   newerButton.disabled = olderButton.disabled = true;
 
+  // ---- Importing a game: a record or a boardspace SGF file joins the archive ----
+  const importText = h("textarea", { rows: 4, "data-testid": "archive-import-text", placeholder: "[White \"…\"] … 1.e5 2.f6 … | (;GM[24]…", "aria-label": t("import.title") }) as HTMLTextAreaElement;
+  const importFile = h("input", { type: "file", accept: ".sgf,.txt,.record,text/plain", "data-testid": "archive-import-file" }) as HTMLInputElement;
+  const importButton = h("button", { type: "submit", "data-testid": "archive-import-submit" }, t("import.submit"));
+  const importError = h("p", { class: "message", role: "alert", "data-testid": "archive-import-error" });
+  const importForm = h(
+    "form",
+    { class: "archive-import" },
+    h("details", {}, h("summary", { "data-testid": "archive-import-open" }, t("import.title")), h("p", { class: "hint" }, t("import.hint")), importText, h("label", {}, `${t("import.file")} `, importFile), importButton, importError),
+  );
+  async function importGame(text: string): Promise<void> {
+    importError.textContent = "";
+    importButton.disabled = true;
+    try {
+      const response = await fetch("/api/import", { method: "POST", body: text, signal: life.signal });
+      if (!response.ok) throw new Error(await errorText(response));
+      const made = (await response.json()) as { replay: string };
+      location.hash = made.replay;
+    } catch (err) {
+      if (!life.signal.aborted) importError.textContent = err instanceof Error ? err.message : String(err);
+    } finally {
+      importButton.disabled = false;
+    }
+  }
+
   replace(
     root,
-    h("section", { class: "archive-page" }, h("h1", {}, t("archive.title")), form, summary, results, pager),
+    h("section", { class: "archive-page" }, h("h1", {}, t("archive.title")), form, importForm, summary, results, pager),
+  );
+  importForm.addEventListener(
+    "submit",
+    (ev) => {
+      ev.preventDefault();
+      if (importText.value.trim()) void importGame(importText.value);
+    },
+    { signal: life.signal },
+  );
+  importFile.addEventListener(
+    "change",
+    () => {
+      const file = importFile.files?.[0];
+      if (file) void file.text().then(importGame);
+    },
+    { signal: life.signal },
   );
 
   const on = <K extends keyof HTMLElementEventMap>(
@@ -332,7 +373,7 @@ function archiveRow(g: ArchiveEntry): HTMLTableRowElement {
     h(
       "span",
       { class: winner === color ? "winner" : null, title: t(`color.${color}`) },
-      nameOrLink(name, { bot, guest }, playerName(name, bot)),
+      nameOrLink(name, { bot, guest, imported: g.imported }, playerName(name, bot)),
       guest ? guestMark() : null,
     );
   return h(
@@ -350,7 +391,12 @@ function archiveRow(g: ArchiveEntry): HTMLTableRowElement {
       " – ",
       player(g.black, g.black_bot, g.black_guest, "black"),
     ),
-    h("td", { "data-label": t("archive.variant") }, optionsSummary(g.options)),
+    h(
+      "td",
+      { "data-label": t("archive.variant") },
+      optionsSummary(g.options),
+      g.imported ? h("span", { class: "guest-mark", "data-testid": "imported-mark", title: t("import.explain") }, t("import.mark")) : null,
+    ),
     h("td", { "data-label": t("archive.result") }, resultSummary(g.result)),
     h("td", { "data-label": t("archive.moves"), class: "num" }, g.actions),
   );

@@ -66,8 +66,9 @@ export function changeDirection(d: RatingDiff): "up" | "down" | "same" {
 }
 
 /** Whether a player has an account (and so a page): neither a guest nor the engine. */
-export function isRegistered(p: { guest?: boolean; bot?: number } | null | undefined): boolean {
-  return !!p && !p.guest && p.bot === undefined;
+export function isRegistered(p: { guest?: boolean; bot?: number; imported?: boolean } | null | undefined): boolean {
+  // An imported game's names are its record's: nobody's account here.
+  return !!p && !p.guest && p.bot === undefined && !p.imported;
 }
 
 /** The address of a player's page. */
@@ -84,7 +85,7 @@ export function playerLink(name: string, attrs: Record<string, string> = {}): HT
  * A name as the pages show it: a link for a registered player, plain text for a guest
  * or the engine (`shown` is the engine's name in the reader's language).
  */
-export function nameOrLink(name: string, who: { guest?: boolean; bot?: number }, shown: string = name): Node {
+export function nameOrLink(name: string, who: { guest?: boolean; bot?: number; imported?: boolean }, shown: string = name): Node {
   return isRegistered(who) ? playerLink(name) : document.createTextNode(shown);
 }
 

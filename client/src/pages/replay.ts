@@ -220,11 +220,11 @@ export function mountReplay(root: HTMLElement, conn: Connection, id: string): ()
         "p",
         { class: "replay-players" },
         h("span", { class: "swatch white", title: t("color.white") }),
-        h("span", { "data-testid": "replay-white" }, nameOrLink(game.white, { bot: game.white_bot, guest: game.white_guest }, names.white)),
+        h("span", { "data-testid": "replay-white" }, nameOrLink(game.white, { bot: game.white_bot, guest: game.white_guest, imported: game.imported }, names.white)),
         game.white_guest ? guestMark() : null,
         " – ",
         h("span", { class: "swatch black", title: t("color.black") }),
-        h("span", { "data-testid": "replay-black" }, nameOrLink(game.black, { bot: game.black_bot, guest: game.black_guest }, names.black)),
+        h("span", { "data-testid": "replay-black" }, nameOrLink(game.black, { bot: game.black_bot, guest: game.black_guest, imported: game.imported }, names.black)),
         game.black_guest ? guestMark() : null,
       ),
       h(
@@ -235,6 +235,7 @@ export function mountReplay(root: HTMLElement, conn: Connection, id: string): ()
         h("time", { datetime: new Date(game.started_at).toISOString() }, formatDate(game.started_at)),
         " · ",
         optionsSummary(game.options),
+        game.imported ? ` · ${t("import.mark")}` : "",
       ),
       h("p", { class: "replay-result", "data-testid": "replay-result" }, resultSentence(game.result, names)),
       h(

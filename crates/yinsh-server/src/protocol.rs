@@ -1332,6 +1332,11 @@ pub struct ArchiveEntry {
     pub result: ResultView,
     /// How many actions were played.
     pub actions: u32,
+    /// Imported from a record (`POST /api/import`), not played here: its names are the
+    /// record's, nobody's account here (absent otherwise).
+    #[ts(as = "Option<bool>", optional)]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub imported: bool,
 }
 
 /// One action of an archived game, with the clocks after it.

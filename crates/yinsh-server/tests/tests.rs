@@ -11,6 +11,7 @@ mod export;
 mod fairness;
 mod faults;
 mod hostile;
+mod import;
 mod load;
 mod meet;
 mod play;

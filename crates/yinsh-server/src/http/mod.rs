@@ -30,6 +30,7 @@ mod analysis;
 mod board;
 mod bot;
 mod export;
+mod import;
 mod player;
 mod token;
 
@@ -43,6 +44,8 @@ struct App {
     tokens: std::sync::Arc<crate::token::Limits>,
     /// The slots of the game exports under way.
     exports: std::sync::Arc<tokio::sync::Semaphore>,
+    /// The request budgets of imports, per player.
+    imports: std::sync::Arc<crate::token::Limits>,
 }
 
 /// The address a connection comes from (the reverse proxy's, behind one), put in each
@@ -59,6 +62,7 @@ pub fn router(ctx: Ctx, config: Config) -> Router {
         failures: crate::account::Failures::default(),
         tokens: Default::default(),
         exports: export::slots(),
+        imports: Default::default(),
     };
     let api = Router::new()
         .route("/api/health", get(health))
@@ -73,6 +77,7 @@ pub fn router(ctx: Ctx, config: Config) -> Router {
         .merge(token::routes())
         .merge(bot::routes())
         .merge(export::routes())
+        .merge(import::routes())
         .route("/api/archive", get(archive))
         .route("/api/archive/{id}", get(archived_game))
         .route("/api/archive/{id}/record", get(record))
@@ -457,19 +462,26 @@ async fn archive(
 }
 
 fn entry(g: &StoredGame, actions: u32) -> Option<ArchiveEntry> {
+    let imported = g.game.table_id == crate::store::IMPORTED;
     Some(ArchiveEntry {
         id: g.id.0,
         white: g.game.white.name.clone(),
         black: g.game.black.name.clone(),
         white_bot: g.game.white.bot.map(Level::get),
         black_bot: g.game.black.bot.map(Level::get),
-        white_guest: g.game.white.bot.is_none() && session::is_guest_name(&g.game.white.name),
-        black_guest: g.game.black.bot.is_none() && session::is_guest_name(&g.game.black.name),
+        // An imported game's names are the record's: nobody here, guest or not.
+        white_guest: !imported
+            && g.game.white.bot.is_none()
+            && session::is_guest_name(&g.game.white.name),
+        black_guest: !imported
+            && g.game.black.bot.is_none()
+            && session::is_guest_name(&g.game.black.name),
         options: g.game.options.clone(),
         started_at: g.game.started_at,
         finished_at: g.result.as_ref()?.finished_at,
         result: result_view(&stored_result(g)?),
         actions,
+        imported,
     })
 }
 

@@ -316,6 +316,9 @@ pub struct StoredGame {
     pub result: Option<StoredResult>,
 }
 
+/// The `table_id` of games imported from records (no table here played them).
+pub const IMPORTED: &str = "import";
+
 /// A change to a stored game, made in one transaction.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum GameWrite {
@@ -657,6 +660,19 @@ pub trait Store: Send + Sync + 'static {
     ) -> StoreFuture<'a, Option<(TokenRecord, Player)>> {
         let _ = (hash, now);
         Box::pin(async { Err(StoreError::unavailable("this store has no accounts")) })
+    }
+
+    /// Stores a finished game imported from a record, with its actions and result, in
+    /// one transaction (never a half game the server would take for a running one);
+    /// its id.
+    fn import_game<'a>(
+        &'a self,
+        game: &'a NewGame,
+        actions: &'a [StoredAction],
+        result: &'a StoredResult,
+    ) -> StoreFuture<'a, GameId> {
+        let _ = (game, actions, result);
+        Box::pin(async { Err(StoreError::unavailable("this store imports no games")) })
     }
 
     /// Which of `players` are bot accounts.

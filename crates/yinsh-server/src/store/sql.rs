@@ -683,6 +683,39 @@ impl Store for SqlStore {
         })
     }
 
+    fn import_game<'a>(
+        &'a self,
+        game: &'a NewGame,
+        actions: &'a [StoredAction],
+        result: &'a StoredResult,
+    ) -> StoreFuture<'a, GameId> {
+        Box::pin(async move {
+            let options = serde_json::to_string(&game.options)
+                .map_err(|e| StoreError::corrupt(format!("table options: {e}")))?;
+            let mut tx = self.pool.begin().await?;
+            let id: i64 = sqlx::query_scalar(
+                "INSERT INTO games (table_id, options, white_id, white_name, white_bot, \
+                 black_id, black_name, black_bot, started_at) \
+                 VALUES ($1, $2, NULL, $3, NULL, NULL, $4, NULL, $5) RETURNING id",
+            )
+            .bind(&game.table_id)
+            .bind(options)
+            .bind(&game.white.name)
+            .bind(&game.black.name)
+            .bind(game.started_at)
+            .fetch_one(&mut *tx)
+            .await?;
+            for (ply, action) in actions.iter().enumerate() {
+                insert_action(id, ply as u32, action)
+                    .execute(&mut *tx)
+                    .await?;
+            }
+            finish(id, result).execute(&mut *tx).await?;
+            tx.commit().await?;
+            Ok(GameId(id))
+        })
+    }
+
     fn bots_among<'a>(&'a self, players: &'a [PlayerId]) -> StoreFuture<'a, Vec<PlayerId>> {
         Box::pin(async move {
             if players.is_empty() {

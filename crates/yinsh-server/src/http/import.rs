@@ -1,0 +1,214 @@
+//! `POST /api/import`: a finished game from a record or a boardspace SGF file joins the
+//! archive as an imported game — unrated, its players named as the record names them
+//! (nobody's account here), open to replay and analysis like any other.
+
+use axum::body::Bytes;
+use axum::extract::State;
+use axum::extract::rejection::BytesRejection;
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::post;
+use axum::{Json, Router};
+use yinsh::notation::record::Record;
+
+use super::board::{RECORD_LIMIT, read_record};
+use super::{ApiError, App, day_start, same_origin};
+use crate::protocol::{Pair, TableOptions, TimeSetting, VariantName};
+use crate::session::{hash_token, token_of};
+use crate::store::{IMPORTED, NewGame, Player, SeatRecord, StoredAction, StoredResult};
+
+/// The longest player name kept from a record, in characters.
+pub const NAME_MAX: usize = 40;
+
+/// The import route (merged into the API router).
+pub(super) fn routes() -> Router<App> {
+    Router::new().route(
+        "/api/import",
+        post(import).layer(axum::extract::DefaultBodyLimit::max(RECORD_LIMIT)),
+    )
+}
+
+/// A record's name as the archive keeps it: without control characters, at most
+/// [`NAME_MAX`] characters, `?` when nothing is left.
+pub fn kept_name(name: &str) -> String {
+    let name: String = name
+        .chars()
+        .filter(|c| !c.is_control())
+        .take(NAME_MAX)
+        .collect();
+    let name = name.trim();
+    if name.is_empty() {
+        "?".to_owned()
+    } else {
+        name.to_owned()
+    }
+}
+
+/// The stored game of a finished record, or why it cannot be one: the options its
+/// rules and clock describe (never rated), the record's names and day, its actions and
+/// result.
+pub fn imported(
+    record: &Record,
+    now: i64,
+) -> Result<(NewGame, Vec<StoredAction>, StoredResult), String> {
+    let result = record
+        .result
+        .ok_or("only finished games are imported: the record's result is *")?;
+    let targets = record.rules.targets;
+    let variant = if targets.white == 1 && targets.black == 1 {
+        VariantName::Blitz
+    } else {
+        VariantName::Standard
+    };
+    let own = if variant == VariantName::Blitz { 1 } else { 3 };
+    let time = record.time_control.and_then(|tc| {
+        let minutes = tc.initial_secs / 60;
+        (tc.initial_secs % 60 == 0 && (1..=180).contains(&minutes) && tc.increment_secs <= 60)
+            .then_some(TimeSetting {
+                minutes,
+                increment: tc.increment_secs,
+            })
+    });
+    let options = TableOptions {
+        variant,
+        handicap: (targets.white != own || targets.black != own).then_some(Pair {
+            white: targets.white,
+            black: targets.black,
+        }),
+        turn_limit: record.rules.turn_limit,
+        time,
+        log: true,
+        rated: false,
+        position: record.position.map(|p| p.to_fen()),
+    };
+    crate::table::validate_options(&options).map_err(|e| format!("{e:?}"))?;
+    let started_at = day_start(&record.date.replace('.', "-")).unwrap_or(now);
+    let seat = |name: &str| SeatRecord {
+        player_id: None,
+        name: kept_name(name),
+        bot: None,
+    };
+    let game = NewGame {
+        table_id: IMPORTED.to_owned(),
+        options,
+        white: seat(&record.white),
+        black: seat(&record.black),
+        started_at,
+    };
+    let actions = record
+        .actions
+        .iter()
+        .map(|a| StoredAction {
+            token: a.to_string(),
+            white_ms: None,
+            black_ms: None,
+            at: started_at,
+        })
+        .collect();
+    let stored = StoredResult {
+        winner: result.winner.map(|c| crate::table::color_key(c).to_owned()),
+        termination: result.termination.name().to_owned(),
+        finished_at: started_at,
+    };
+    Ok((game, actions, stored))
+}
+
+/// The player of a request: its API token's account, or its session's player (from
+/// this site's pages only).
+async fn requester(app: &App, headers: &HeaderMap) -> Result<Player, Response> {
+    if let Some(found) = super::token::bearer(app, headers).await {
+        return found.map(|(_, player)| player);
+    }
+    if !same_origin(headers) {
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "requests from other sites are refused",
+        )
+        .into_response());
+    }
+    let no_session = || ApiError::new(StatusCode::UNAUTHORIZED, "not logged in").into_response();
+    let token = token_of(headers).ok_or_else(no_session)?;
+    match app.ctx.store.session_info(&hash_token(&token)).await {
+        Ok(Some(info)) => Ok(info.player),
+        Ok(None) => Err(no_session()),
+        Err(e) => Err(ApiError::store(&e).into_response()),
+    }
+}
+
+async fn import(
+    State(app): State<App>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Response {
+    let player = match requester(&app, &headers).await {
+        Ok(player) => player,
+        Err(response) => return response,
+    };
+    if let Err(wait) = app.imports.take(player.id.0, tokio::time::Instant::now()) {
+        let _ = wait;
+        return ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "too many imports; wait a moment",
+        )
+        .into_response();
+    }
+    let body = match body {
+        Ok(body) => body,
+        Err(e) => return ApiError::new(e.status(), e.body_text()).into_response(),
+    };
+    let bad = |why: String| ApiError::new(StatusCode::BAD_REQUEST, why).into_response();
+    let Ok(text) = std::str::from_utf8(&body) else {
+        return bad("the record is not UTF-8 text".to_owned());
+    };
+    let record = match read_record(text) {
+        Ok(record) => record,
+        Err(e) => return bad(e),
+    };
+    let (game, actions, result) = match imported(&record, crate::now_ms()) {
+        Ok(found) => found,
+        Err(e) => return bad(e),
+    };
+    match app.ctx.store.import_game(&game, &actions, &result).await {
+        Ok(id) => (
+            StatusCode::CREATED,
+            Json(serde_json::json!({ "id": id.0, "replay": format!("#/replay/{}", id.0) })),
+        )
+            .into_response(),
+        Err(e) => ApiError::store(&e).into_response(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn records_become_games_of_the_archive() {
+        let record = Record::parse(
+            "[White \"Ann\u{7}\"]\n[Date \"2026.03.21\"]\n[TimeControl \"10+5\"]\n\
+             [Result \"0-1\"]\n[Termination \"resignation\"]\n\n1.e3 2.a5 0-1\n",
+        )
+        .unwrap();
+        let (game, actions, result) = imported(&record, 7).unwrap();
+        assert_eq!(game.table_id, IMPORTED);
+        assert_eq!(
+            (game.white.name.as_str(), game.black.name.as_str()),
+            ("Ann", "?")
+        );
+        assert_eq!(
+            game.options.time,
+            Some(TimeSetting {
+                minutes: 10,
+                increment: 5
+            })
+        );
+        assert!(!game.options.rated);
+        assert_eq!(game.started_at, day_start("2026-03-21").unwrap());
+        assert_eq!(actions.len(), 2);
+        assert_eq!(result.winner.as_deref(), Some("black"));
+        let unfinished = Record::parse("1.e3 2.a5 *").unwrap();
+        assert!(imported(&unfinished, 7).unwrap_err().contains("finished"));
+        assert_eq!(kept_name(&"x".repeat(50)).len(), NAME_MAX);
+        assert_eq!(kept_name(" \n "), "?");
+    }
+}
