@@ -60,6 +60,8 @@ enum Command {
     Bot(commands::bot::BotArgs),
     /// Write a month of the archive as a zstd-compressed file of records.
     Export(commands::export::ExportArgs),
+    /// Copy a SQLite database consistently while the server runs.
+    Backup(commands::backup::BackupArgs),
 }
 
 /// Runs one subcommand, writing its output to `out`.
@@ -80,6 +82,7 @@ fn run(command: Command, out: &mut dyn Write) -> anyhow::Result<()> {
         // Its games run side by side and say what they do as they go: straight to stdout.
         Command::Bot(args) => commands::bot::run(args, Box::new(io::stdout())),
         Command::Export(args) => commands::export::run(&args, out),
+        Command::Backup(args) => commands::backup::run(&args, out),
     }?;
     out.flush()?;
     Ok(())

@@ -843,3 +843,37 @@ async fn a_month_is_exported_as_a_compressed_file_of_records() {
         .unwrap();
     assert!(!bad.status.success());
 }
+
+#[tokio::test]
+async fn a_backup_taken_while_serving_restores_into_a_fresh_server() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("live.db");
+    let (_server, addr) = serve(&db);
+    let game = archived_game(&addr).await;
+    let copy = dir.path().join("backup.db");
+    let said = crate::common::success(&[
+        "backup",
+        "--database-url",
+        &sqlite(&db),
+        "--output",
+        copy.to_str().unwrap(),
+    ]);
+    assert!(said.contains("backed up to"), "{said}");
+    // Not over an existing file.
+    let again = Command::new(env!("CARGO_BIN_EXE_yinsh"))
+        .args([
+            "backup",
+            "--database-url",
+            &sqlite(&db),
+            "--output",
+            copy.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert!(!again.status.success());
+    // A fresh server over the copy has every game, and the live one goes on.
+    let (_restored, other) = serve(&copy);
+    let entry = get(&other, &format!("/api/archive/{game}"));
+    assert_eq!(entry["id"], game);
+    assert_eq!(get(&addr, &format!("/api/archive/{game}"))["id"], game);
+}

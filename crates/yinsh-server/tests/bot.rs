@@ -312,9 +312,18 @@ async fn people_play_their_own_games_through_the_board_api_and_challenge_from_it
         flood.push(made["challenge"]["id"].as_str().unwrap().to_owned());
     }
     let (status, body) = post(&server, &ann, "/api/challenge/cy", "").await;
-    assert_eq!((status, body["code"].as_str()), (400, Some("too_many_challenges")), "{body}");
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (400, Some("too_many_challenges")),
+        "{body}"
+    );
     for id in &flood {
-        assert_eq!(post(&server, &cy, &format!("/api/challenge/{id}/decline"), "").await.0, 200);
+        assert_eq!(
+            post(&server, &cy, &format!("/api/challenge/{id}/decline"), "")
+                .await
+                .0,
+            200
+        );
     }
     let (_, made) = post(&server, &ann, "/api/challenge/cy", "color=white").await;
     let id = made["challenge"]["id"].as_str().unwrap().to_owned();

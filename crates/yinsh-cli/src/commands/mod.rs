@@ -2,6 +2,7 @@
 
 pub mod analyse;
 pub mod arena;
+pub mod backup;
 pub mod bench;
 pub mod bot;
 pub mod client;

@@ -675,6 +675,14 @@ pub trait Store: Send + Sync + 'static {
         Box::pin(async { Err(StoreError::unavailable("this store imports no games")) })
     }
 
+    /// Writes a consistent copy of the whole database to the new file `path`, while the
+    /// server runs (SQLite's `VACUUM INTO`; a PostgreSQL database is backed up with
+    /// `pg_dump`, docs/deploy.md).
+    fn backup<'a>(&'a self, path: &'a str) -> StoreFuture<'a, ()> {
+        let _ = path;
+        Box::pin(async { Err(StoreError::unavailable("this store makes no backups")) })
+    }
+
     /// Which of `players` are bot accounts.
     fn bots_among<'a>(&'a self, players: &'a [PlayerId]) -> StoreFuture<'a, Vec<PlayerId>> {
         let _ = players;

@@ -716,6 +716,22 @@ impl Store for SqlStore {
         })
     }
 
+    fn backup<'a>(&'a self, path: &'a str) -> StoreFuture<'a, ()> {
+        Box::pin(async move {
+            if self.backend != Backend::Sqlite {
+                return Err(StoreError::unavailable(
+                    "back a PostgreSQL database up with pg_dump (docs/deploy.md)",
+                ));
+            }
+            // One consistent snapshot, taken while writers go on (WAL).
+            sqlx::query("VACUUM INTO $1")
+                .bind(path)
+                .execute(&self.pool)
+                .await?;
+            Ok(())
+        })
+    }
+
     fn bots_among<'a>(&'a self, players: &'a [PlayerId]) -> StoreFuture<'a, Vec<PlayerId>> {
         Box::pin(async move {
             if players.is_empty() {
