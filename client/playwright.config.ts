@@ -6,7 +6,7 @@ import { defineConfig } from "@playwright/test";
 
 // Browser tests against the real server: `yinsh serve` (the binary cargo built, debug
 // unless YINSH_BIN says otherwise) on a free port with a fresh SQLite file, serving the
-// built client from dist/. Debian's Chromium drives the pages (no browser downloads).
+// client built into it (client/dist). Debian's Chromium drives the pages (no browser downloads).
 
 // This file is read again by every worker process: the port and the database are chosen
 // once, by the runner, and handed down to the workers in the environment (a port drawn
@@ -49,7 +49,9 @@ export default defineConfig({
   },
   webServer: {
     // A shallow analysis: the debug build's engine is slow, and the tests need it done in seconds.
-    command: `${bin} serve --bind 127.0.0.1:${port} --static-dir dist --database-url "sqlite://${db}?mode=rwc" --analysis-depth 2`,
+    // No --static-dir: the binary serves the client built into it (a debug build reads
+    // client/dist from the disk, a release build carries it inside).
+    command: `${bin} serve --bind 127.0.0.1:${port} --database-url "sqlite://${db}?mode=rwc" --analysis-depth 2`,
     url: `http://127.0.0.1:${port}/api/health`,
     reuseExistingServer: false,
     timeout: 120_000,

@@ -65,11 +65,17 @@ pub fn builtin_bots() -> BotFactory {
     })
 }
 
+/// A web client built into the program: the file at a path (`index.html`,
+/// `assets/index-3f2a.js`), if it has one.
+pub type EmbeddedFiles = Arc<dyn Fn(&str) -> Option<std::borrow::Cow<'static, [u8]>> + Send + Sync>;
+
 /// How the server runs.
 #[derive(Clone)]
 pub struct Config {
     /// The built web client to serve at `/`, if any.
     pub static_dir: Option<PathBuf>,
+    /// A web client built into the program, served when there is no `static_dir`.
+    pub embedded: Option<EmbeddedFiles>,
     /// Engines for `/bot`; `None` refuses the command.
     pub bots: Option<BotFactory>,
     /// The most tables open at once.
@@ -117,6 +123,7 @@ impl Default for Config {
     fn default() -> Config {
         Config {
             static_dir: None,
+            embedded: None,
             bots: Some(builtin_bots()),
             max_tables: 10_000,
             max_message: 16 * 1024,
@@ -141,6 +148,7 @@ impl std::fmt::Debug for Config {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Config")
             .field("static_dir", &self.static_dir)
+            .field("embedded", &self.embedded.is_some())
             .field("bots", &self.bots.is_some())
             .field("max_tables", &self.max_tables)
             .field("max_message", &self.max_message)

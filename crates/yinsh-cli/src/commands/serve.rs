@@ -76,6 +76,8 @@ async fn serve(args: &ServeArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         .clone()
         .or_else(|| Some(PathBuf::from("client/dist")).filter(|d| d.is_dir()));
     let config = yinsh_server::Config {
+        // Without a folder, the client built into the binary (if it was built first).
+        embedded: embedded_client(),
         static_dir,
         bots: match (&args.engine, args.no_bots) {
             (_, true) => None,
@@ -112,6 +114,21 @@ fn external_bots(command: String) -> yinsh_server::BotFactory {
         engine.set_level(level);
         Box::new(engine)
     })
+}
+
+/// The web client as it was built (`client/dist`) when this binary was: in a release
+/// build its files are inside the binary; a debug build reads them from that folder.
+#[derive(rust_embed::Embed)]
+#[folder = "../../client/dist"]
+#[allow_missing = true]
+struct Client;
+
+/// The built-in client's files, when it has any.
+fn embedded_client() -> Option<yinsh_server::EmbeddedFiles> {
+    Client::get("index.html")?;
+    Some(std::sync::Arc::new(|path: &str| {
+        Client::get(path).map(|file| file.data)
+    }))
 }
 
 /// Completes on Ctrl-C or SIGTERM.

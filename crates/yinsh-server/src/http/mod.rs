@@ -56,6 +56,7 @@ pub struct Peer(pub std::net::SocketAddr);
 /// Every route of the server.
 pub fn router(ctx: Ctx, config: Config) -> Router {
     let static_dir = config.static_dir.clone();
+    let embedded = config.embedded.clone();
     let app = App {
         ctx,
         config,
@@ -95,9 +96,63 @@ pub fn router(ctx: Ctx, config: Config) -> Router {
                 .fallback(ServeFile::new(index));
             api.fallback_service(files)
         }
-        _ => api.fallback(no_client),
+        _ => match embedded {
+            Some(files) => api.fallback(move |uri: axum::http::Uri| {
+                let files = files.clone();
+                async move { embedded_file(&files, uri.path()) }
+            }),
+            None => api.fallback(no_client),
+        },
     };
     app.layer(axum::middleware::map_response(security_headers))
+}
+
+/// A file of the client built into the program; the client's one page for any other
+/// path (it routes by the address's fragment). Hashed assets are cached for good, the
+/// page itself checked again each time.
+fn embedded_file(files: &crate::EmbeddedFiles, path: &str) -> Response {
+    use axum::http::HeaderValue;
+    let path = path.trim_start_matches('/');
+    let (name, body) = match files(path).filter(|_| !path.is_empty()) {
+        Some(body) => (path, body),
+        None => match files("index.html") {
+            Some(body) => ("index.html", body),
+            None => return no_client_page(),
+        },
+    };
+    let kind = match name.rsplit('.').next() {
+        Some("html") => "text/html; charset=utf-8",
+        Some("js") => "text/javascript; charset=utf-8",
+        Some("css") => "text/css; charset=utf-8",
+        Some("svg") => "image/svg+xml",
+        Some("png") => "image/png",
+        Some("ico") => "image/x-icon",
+        Some("json") => "application/json",
+        Some("woff2") => "font/woff2",
+        _ => "application/octet-stream",
+    };
+    let cache = if name.starts_with("assets/") {
+        "public, max-age=31536000, immutable"
+    } else {
+        "no-cache"
+    };
+    let mut response = (StatusCode::OK, body.into_owned()).into_response();
+    let headers = response.headers_mut();
+    headers.insert(CONTENT_TYPE, HeaderValue::from_static(kind));
+    headers.insert(CACHE_CONTROL, HeaderValue::from_static(cache));
+    response
+}
+
+/// The page served when there is no web client to serve.
+fn no_client_page() -> Response {
+    (
+        StatusCode::NOT_FOUND,
+        Html(
+            "<!doctype html><title>YINSH</title><p>The YINSH server runs, but the web client \
+             is not built. Build it with <code>npm run build</code> in <code>client/</code>.",
+        ),
+    )
+        .into_response()
 }
 
 /// The script sources the pages may use: the client's own files only (no inline
@@ -121,14 +176,8 @@ async fn security_headers(mut response: Response) -> Response {
     response
 }
 
-async fn no_client() -> impl IntoResponse {
-    (
-        StatusCode::NOT_FOUND,
-        Html(
-            "<!doctype html><title>YINSH</title><p>The YINSH server runs, but the web client \
-             is not built. Build it with <code>npm run build</code> in <code>client/</code>.",
-        ),
-    )
+async fn no_client() -> Response {
+    no_client_page()
 }
 
 /// An HTTP error: a status and a message, sent as `{"error": "…"}`.
