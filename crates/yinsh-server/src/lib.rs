@@ -76,6 +76,9 @@ pub struct Config {
     pub static_dir: Option<PathBuf>,
     /// A web client built into the program, served when there is no `static_dir`.
     pub embedded: Option<EmbeddedFiles>,
+    /// The site is served over HTTPS (behind a TLS proxy): session cookies carry
+    /// `Secure`, so a browser never sends them over plain HTTP.
+    pub secure_cookies: bool,
     /// Engines for `/bot`; `None` refuses the command.
     pub bots: Option<BotFactory>,
     /// The most tables open at once.
@@ -124,6 +127,7 @@ impl Default for Config {
         Config {
             static_dir: None,
             embedded: None,
+            secure_cookies: false,
             bots: Some(builtin_bots()),
             max_tables: 10_000,
             max_message: 16 * 1024,
@@ -149,6 +153,7 @@ impl std::fmt::Debug for Config {
         f.debug_struct("Config")
             .field("static_dir", &self.static_dir)
             .field("embedded", &self.embedded.is_some())
+            .field("secure_cookies", &self.secure_cookies)
             .field("bots", &self.bots.is_some())
             .field("max_tables", &self.max_tables)
             .field("max_message", &self.max_message)

@@ -86,14 +86,15 @@ pub fn token_of(headers: &HeaderMap) -> Option<String> {
 }
 
 /// The `Set-Cookie` value that hands out `token` (a year, this site only, not for
-/// scripts).
-pub fn cookie(token: &str) -> String {
-    format!("{COOKIE_NAME}={token}; Path=/; Max-Age=31536000; HttpOnly; SameSite=Lax")
+/// scripts; over HTTPS only when the site is served so: `secure`).
+pub fn cookie(token: &str, secure: bool) -> String {
+    let secure = if secure { "; Secure" } else { "" };
+    format!("{COOKIE_NAME}={token}; Path=/; Max-Age=31536000; HttpOnly; SameSite=Lax{secure}")
 }
 
 /// Adds the cookie of a newly created (or rotated) session to a response's headers.
-pub fn set_cookie(headers: &mut HeaderMap, token: &str) {
-    if let Ok(v) = cookie(token).parse() {
+pub fn set_cookie(headers: &mut HeaderMap, token: &str, secure: bool) {
+    if let Ok(v) = cookie(token, secure).parse() {
         headers.append(SET_COOKIE, v);
     }
 }
@@ -287,9 +288,12 @@ mod tests {
         bad.insert(COOKIE, format!("{COOKIE_NAME}=../../etc").parse().unwrap());
         assert_eq!(token_of(&bad), None);
         // Not for scripts, not sent along by other sites' requests.
-        let c = cookie(&t);
+        let c = cookie(&t, false);
         assert!(c.starts_with(&format!("{COOKIE_NAME}={t};")));
         assert!(c.contains("; HttpOnly") && c.contains("; SameSite=Lax") && c.contains("; Path=/"));
+        assert!(!c.contains("Secure"));
+        // Behind TLS, over HTTPS only.
+        assert!(cookie(&t, true).ends_with("; Secure"));
     }
 
     /// `^[A-Z][a-z]+$`.

@@ -289,3 +289,30 @@ async fn failed_log_ins_are_limited_per_name() {
         .await;
     assert_eq!(status, 400, "{body}");
 }
+
+#[tokio::test]
+async fn cookies_carry_secure_when_the_site_is_served_over_https() {
+    for secure in [false, true] {
+        let server = TestServer::start_with(yinsh_server::Config {
+            secure_cookies: secure,
+            ..crate::common::fast_config()
+        })
+        .await;
+        let origin = format!("http://{}", server.addr);
+        let (_, headers, _) = http_send(
+            server.addr,
+            "POST",
+            "/api/session",
+            &[("Origin", &origin)],
+            "",
+        )
+        .await;
+        let cookie = headers
+            .iter()
+            .find(|(k, _)| k == "set-cookie")
+            .map(|(_, v)| v.clone())
+            .expect("a session cookie");
+        assert_eq!(cookie.contains("; Secure"), secure, "{cookie}");
+        assert!(cookie.contains("HttpOnly") && cookie.contains("SameSite=Lax"));
+    }
+}

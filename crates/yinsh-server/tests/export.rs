@@ -107,3 +107,65 @@ async fn the_archive_is_exported_as_records_or_ndjson() {
         assert_eq!(status, 400, "{bad}: {body}");
     }
 }
+
+#[tokio::test]
+async fn an_export_of_hundreds_of_games_streams_every_one_to_its_result() {
+    use yinsh::random::{SplitMix64, random_action};
+    use yinsh_server::store::{IMPORTED, NewGame, SeatRecord, StoredAction, StoredResult};
+    let server = TestServer::start().await;
+    // 250 random games played to their end, stored as imports (three pages of 100).
+    let mut rng = SplitMix64::new(17);
+    let mut finals = Vec::new();
+    for i in 0..250i64 {
+        let mut pos = yinsh::Position::new();
+        let mut actions = Vec::new();
+        while let Some(a) = random_action(&pos, &mut rng) {
+            pos.play(a).unwrap();
+            actions.push(StoredAction {
+                token: a.to_string(),
+                white_ms: None,
+                black_ms: None,
+                at: i,
+            });
+        }
+        let outcome = pos.outcome().unwrap();
+        let seat = |name: &str| SeatRecord {
+            player_id: None,
+            name: name.to_owned(),
+            bot: None,
+        };
+        let game = NewGame {
+            table_id: IMPORTED.to_owned(),
+            options: TableOptions::default(),
+            white: seat(&format!("w{i}")),
+            black: seat(&format!("b{i}")),
+            started_at: 1_000_000 + i,
+        };
+        let result = StoredResult {
+            winner: outcome
+                .winner
+                .map(|c| yinsh_server::table::color_key(c).to_owned()),
+            termination: yinsh::notation::record::GameResult::from(outcome)
+                .termination
+                .name()
+                .to_owned(),
+            finished_at: 1_000_000 + i,
+        };
+        server
+            .store
+            .import_game(&game, &actions, &result)
+            .await
+            .unwrap();
+        finals.push(pos);
+    }
+    let (status, text) = export(&server, "", false).await;
+    assert_eq!(status, 200);
+    let records = Record::parse_all(&text).unwrap();
+    assert_eq!(records.len(), 250);
+    // Newest first; each replays to its stored end (parse_all checked the results).
+    for (record, end) in records.iter().zip(finals.iter().rev()) {
+        assert_eq!(record.replay().unwrap(), *end);
+    }
+    let (_, lines) = export(&server, "?max=150", true).await;
+    assert_eq!(lines.lines().count(), 150);
+}

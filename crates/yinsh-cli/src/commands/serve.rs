@@ -43,6 +43,10 @@ pub struct ServeArgs {
     /// the server takes no remote workers.
     #[arg(long, env = "YINSH_WORKER_KEY", value_name = "KEY")]
     worker_key: Option<String>,
+    /// The site is served over HTTPS by a TLS proxy in front: session cookies carry
+    /// `Secure` (docs/deploy.md).
+    #[arg(long)]
+    secure_cookies: bool,
     /// Engine searches for the analysis board that may run at once, one thread each
     /// (0: no live engine).
     #[arg(long, default_value_t = 1, value_name = "N")]
@@ -88,6 +92,7 @@ async fn serve(args: &ServeArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         analysis_depth: args.analysis_depth,
         worker_key: args.worker_key.clone().filter(|k| !k.is_empty()),
         live_engines: args.live_engines,
+        secure_cookies: args.secure_cookies,
         live_time: std::time::Duration::from_secs(args.live_time),
         ..yinsh_server::Config::default()
     };

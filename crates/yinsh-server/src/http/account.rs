@@ -196,7 +196,7 @@ async fn register(
     };
     let mut response =
         (StatusCode::CREATED, Json(account_json(&player, true, None))).into_response();
-    session::set_cookie(response.headers_mut(), &token);
+    session::set_cookie(response.headers_mut(), &token, app.config.secure_cookies);
     no_store(&mut response);
     response
 }
@@ -251,7 +251,7 @@ async fn login(
         end_session_of(&app, &old).await;
     }
     let mut response = Json(account_json(&player, true, None)).into_response();
-    session::set_cookie(response.headers_mut(), &token);
+    session::set_cookie(response.headers_mut(), &token, app.config.secure_cookies);
     no_store(&mut response);
     response
 }
@@ -292,7 +292,12 @@ async fn logout(State(app): State<App>, headers: HeaderMap) -> Response {
         end_session_of(&app, &token).await;
     }
     let mut response = Json(serde_json::json!({})).into_response();
-    let clear = format!("{COOKIE_NAME}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax");
+    let secure = if app.config.secure_cookies {
+        "; Secure"
+    } else {
+        ""
+    };
+    let clear = format!("{COOKIE_NAME}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax{secure}");
     if let Ok(v) = HeaderValue::from_str(&clear) {
         response.headers_mut().append(SET_COOKIE, v);
     }

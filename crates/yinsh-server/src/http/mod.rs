@@ -277,7 +277,7 @@ async fn new_session(State(app): State<App>, headers: HeaderMap) -> Response {
         Ok((player, token)) => {
             let mut response = player_json(player);
             if let Some(token) = token {
-                session::set_cookie(response.headers_mut(), &token);
+                session::set_cookie(response.headers_mut(), &token, app.config.secure_cookies);
                 no_store(&mut response);
             }
             response
@@ -320,7 +320,7 @@ async fn rotate_session(State(app): State<App>, headers: HeaderMap) -> Response 
             app.ctx.sessions.close_all(&session::hash_token(&token));
             let token = new;
             let mut response = player_json(player);
-            session::set_cookie(response.headers_mut(), &token);
+            session::set_cookie(response.headers_mut(), &token, app.config.secure_cookies);
             no_store(&mut response);
             response
         }
@@ -383,6 +383,7 @@ async fn upgrade(
         .unwrap_or_default();
     // Frames up to 1 MiB are read (and answered "too large" above the configured
     // limit); anything bigger ends the connection.
+    let secure = app.config.secure_cookies;
     let App { ctx, config, .. } = app;
     // Small buffers: thousands of connections each hold one; messages are small.
     let mut response = ws
@@ -392,7 +393,7 @@ async fn upgrade(
         .max_frame_size(1 << 20)
         .on_upgrade(move |socket| crate::ws::serve(ctx, config, socket, player, lang, hash));
     if let Some(token) = token {
-        session::set_cookie(response.headers_mut(), &token);
+        session::set_cookie(response.headers_mut(), &token, secure);
     }
     response
 }
