@@ -37,8 +37,13 @@ fn serve_with(db: &std::path::Path, extra: &[&str]) -> (Server, String) {
 
 /// Starts `yinsh serve` over the database at `url` with `extra` arguments.
 fn serve_on(url: &str, extra: &[&str]) -> (Server, String) {
+    serve_at(url, "127.0.0.1:0", extra)
+}
+
+/// Starts `yinsh serve` on `bind` over the database at `url` with `extra` arguments.
+fn serve_at(url: &str, bind: &str, extra: &[&str]) -> (Server, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_yinsh"))
-        .args(["serve", "--bind", "127.0.0.1:0"])
+        .args(["serve", "--bind", bind])
         .args(extra)
         .arg("--database-url")
         .arg(url)
@@ -876,4 +881,101 @@ async fn a_backup_taken_while_serving_restores_into_a_fresh_server() {
     let entry = get(&other, &format!("/api/archive/{game}"));
     assert_eq!(entry["id"], game);
     assert_eq!(get(&addr, &format!("/api/archive/{game}"))["id"], game);
+}
+
+#[tokio::test]
+async fn the_bridge_plays_on_after_the_server_was_killed_under_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("bot-restart.db");
+    // One address for both runs of the server: the bridge knows only that.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let bind = format!("127.0.0.1:{port}");
+    let (mut server, addr) = serve_at(&sqlite(&db), &bind, &["--no-bots"]);
+    let robo = register(&addr, "Robo");
+    let ask = json!({"name": "bridge", "scopes": ["bot:play"]});
+    let (_, _, made) = post(&addr, "/api/token", Some(&robo), &ask);
+    let token = made["token"].as_str().unwrap().to_owned();
+    assert_eq!(
+        post_bearer(&addr, "/api/bot/account/upgrade", &token).0,
+        200
+    );
+    let engine = format!("{} engine", env!("CARGO_BIN_EXE_yinsh"));
+    let bridge = Command::new(env!("CARGO_BIN_EXE_yinsh"))
+        .args([
+            "bot",
+            "--server",
+            &format!("http://{addr}"),
+            "--token",
+            &token,
+        ])
+        .args(["--engine", &engine, "--untimed", "--games", "1"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .unwrap();
+    let mut bridge = Server(bridge);
+    let bob_cookie = register(&addr, "Bob");
+    let mut bob = Player::connect(&addr, Some(&bob_cookie)).await;
+    let challenge = json!({"type": "challenge", "to": "Robo",
+        "options": {"variant": "standard", "log": true}, "color": "white"});
+    let mut id = 1;
+    loop {
+        let answer = bob.answer(id, challenge.clone()).await;
+        id += 1;
+        if answer["type"] == "reply" {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    let table = loop {
+        let msg = bob.next().await;
+        if msg["type"] == "paired" {
+            break msg["table"].as_str().unwrap().to_owned();
+        }
+    };
+    bob.call(id, json!({"type": "open", "table": table})).await;
+    let game = bob.until_moves(0).await;
+    bob.call(100, act(&table, game["legal"][0].as_str().unwrap()))
+        .await;
+    bob.until_moves(2).await;
+
+    // The server dies under the bridge and comes back at the same address.
+    kill(&mut server);
+    let (_server, addr) = serve_at(&sqlite(&db), &bind, &["--no-bots"]);
+    let mut bob = Player::connect(&addr, Some(&bob_cookie)).await;
+    bob.call(1, json!({"type": "open", "table": table})).await;
+    let game = bob.until_moves(2).await;
+    bob.call(2, act(&table, game["legal"][0].as_str().unwrap()))
+        .await;
+    // The bridge found its way back: it answers from the restored game.
+    let game = bob.until_moves(4).await;
+    let mut pos = yinsh::Position::new();
+    for token in game["moves"].as_array().unwrap() {
+        pos.play(token.as_str().unwrap().parse().unwrap())
+            .expect("every action legal");
+    }
+    bob.call(
+        3,
+        json!({"type": "command", "table": table, "command": "resign"}),
+    )
+    .await;
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    while bridge.0.try_wait().unwrap().is_none() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the bridge did not stop"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let mut said = String::new();
+    std::io::Read::read_to_string(&mut bridge.0.stdout.take().unwrap(), &mut said).unwrap();
+    assert!(
+        said.contains("connecting again") || said.contains("following it again"),
+        "{said}"
+    );
+    assert!(said.contains(&format!("game {table}: resign")), "{said}");
 }
