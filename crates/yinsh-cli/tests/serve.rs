@@ -692,34 +692,19 @@ fn post_bearer(addr: &str, path: &str, token: &str) -> (u16, Value) {
     )
 }
 
-#[tokio::test]
-async fn our_engine_plays_as_a_bot_through_the_bridge() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("bot.db");
-    let (_server, addr) = serve(&db);
-    let robo = register(&addr, "Robo");
+/// A bot account "Robo" at `addr`: its API token (scope `bot:play`), upgraded.
+fn bot_account(addr: &str) -> String {
+    let robo = register(addr, "Robo");
     let ask = json!({"name": "bridge", "scopes": ["bot:play"]});
-    let (status, _, made) = post(&addr, "/api/token", Some(&robo), &ask);
+    let (status, _, made) = post(addr, "/api/token", Some(&robo), &ask);
     assert_eq!(status, 201, "{made}");
     let token = made["token"].as_str().unwrap().to_owned();
-    assert_eq!(
-        post_bearer(&addr, "/api/bot/account/upgrade", &token).0,
-        200
-    );
-    // A token the server does not know: the bridge says so and stops.
-    let refused = Command::new(env!("CARGO_BIN_EXE_yinsh"))
-        .args([
-            "bot",
-            "--server",
-            &format!("http://{addr}"),
-            "--token",
-            "yat_0",
-        ])
-        .args(["--engine", "true"])
-        .output()
-        .unwrap();
-    assert!(!refused.status.success());
-    // The bridge with our own engine, for one untimed game.
+    assert_eq!(post_bearer(addr, "/api/bot/account/upgrade", &token).0, 200);
+    token
+}
+
+/// `yinsh bot` with our own engine behind it, for one untimed game, its output piped.
+fn spawn_bridge(addr: &str, token: &str) -> Server {
     let engine = format!("{} engine", env!("CARGO_BIN_EXE_yinsh"));
     let bridge = Command::new(env!("CARGO_BIN_EXE_yinsh"))
         .args([
@@ -727,18 +712,19 @@ async fn our_engine_plays_as_a_bot_through_the_bridge() {
             "--server",
             &format!("http://{addr}"),
             "--token",
-            &token,
+            token,
         ])
         .args(["--engine", &engine, "--untimed", "--games", "1"])
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
         .spawn()
         .unwrap();
-    let bridge = Server(bridge);
+    Server(bridge)
+}
 
-    // A person challenges the bot once it is online, and plays White.
-    let bob = register(&addr, "Bob");
-    let mut bob = Player::connect(&addr, Some(&bob)).await;
+/// `bob` challenges Robo (White for Bob) as soon as the bot is online, and opens the
+/// game's table once paired: the table, and the next request id.
+async fn challenge_robo(bob: &mut Player) -> (String, u64) {
     let challenge = json!({"type": "challenge", "to": "Robo",
         "options": {"variant": "standard", "log": true}, "color": "white"});
     let mut id = 1;
@@ -758,7 +744,49 @@ async fn our_engine_plays_as_a_bot_through_the_bridge() {
         }
     };
     bob.call(id, json!({"type": "open", "table": table})).await;
-    id += 1;
+    (table, id + 1)
+}
+
+/// Waits (at most 30 s) until the bridge stopped by itself: what it said.
+async fn bridge_output(mut bridge: Server) -> String {
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    while bridge.0.try_wait().unwrap().is_none() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the bridge did not stop"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let mut said = String::new();
+    std::io::Read::read_to_string(&mut bridge.0.stdout.take().unwrap(), &mut said).unwrap();
+    said
+}
+
+#[tokio::test]
+async fn our_engine_plays_as_a_bot_through_the_bridge() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("bot.db");
+    let (_server, addr) = serve(&db);
+    let token = bot_account(&addr);
+    // A token the server does not know: the bridge says so and stops.
+    let refused = Command::new(env!("CARGO_BIN_EXE_yinsh"))
+        .args([
+            "bot",
+            "--server",
+            &format!("http://{addr}"),
+            "--token",
+            "yat_0",
+        ])
+        .args(["--engine", "true"])
+        .output()
+        .unwrap();
+    assert!(!refused.status.success());
+    let bridge = spawn_bridge(&addr, &token);
+
+    // A person challenges the bot once it is online, and plays White.
+    let bob = register(&addr, "Bob");
+    let mut bob = Player::connect(&addr, Some(&bob)).await;
+    let (table, mut id) = challenge_robo(&mut bob).await;
     // Each of the person's placements is answered by the engine's, through the bridge.
     let mut pos = yinsh::Position::new();
     for n in 0..4 {
@@ -783,17 +811,7 @@ async fn our_engine_plays_as_a_bot_through_the_bridge() {
     .await;
 
     // After its one game the bridge stops by itself, having said what happened.
-    let mut child = bridge;
-    let deadline = std::time::Instant::now() + Duration::from_secs(30);
-    while child.0.try_wait().unwrap().is_none() {
-        assert!(
-            std::time::Instant::now() < deadline,
-            "the bridge did not stop"
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    let mut said = String::new();
-    std::io::Read::read_to_string(&mut child.0.stdout.take().unwrap(), &mut said).unwrap();
+    let said = bridge_output(bridge).await;
     assert!(said.contains("bot Robo connected"), "{said}");
     assert!(said.contains("accepted"), "{said}");
     assert!(said.contains(&format!("game {table}: resign")), "{said}");
@@ -895,51 +913,13 @@ async fn the_bridge_plays_on_after_the_server_was_killed_under_it() {
         .port();
     let bind = format!("127.0.0.1:{port}");
     let (mut server, addr) = serve_at(&sqlite(&db), &bind, &["--no-bots"]);
-    let robo = register(&addr, "Robo");
-    let ask = json!({"name": "bridge", "scopes": ["bot:play"]});
-    let (_, _, made) = post(&addr, "/api/token", Some(&robo), &ask);
-    let token = made["token"].as_str().unwrap().to_owned();
-    assert_eq!(
-        post_bearer(&addr, "/api/bot/account/upgrade", &token).0,
-        200
-    );
-    let engine = format!("{} engine", env!("CARGO_BIN_EXE_yinsh"));
-    let bridge = Command::new(env!("CARGO_BIN_EXE_yinsh"))
-        .args([
-            "bot",
-            "--server",
-            &format!("http://{addr}"),
-            "--token",
-            &token,
-        ])
-        .args(["--engine", &engine, "--untimed", "--games", "1"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .unwrap();
-    let mut bridge = Server(bridge);
+    let token = bot_account(&addr);
+    let bridge = spawn_bridge(&addr, &token);
     let bob_cookie = register(&addr, "Bob");
     let mut bob = Player::connect(&addr, Some(&bob_cookie)).await;
-    let challenge = json!({"type": "challenge", "to": "Robo",
-        "options": {"variant": "standard", "log": true}, "color": "white"});
-    let mut id = 1;
-    loop {
-        let answer = bob.answer(id, challenge.clone()).await;
-        id += 1;
-        if answer["type"] == "reply" {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(200)).await;
-    }
-    let table = loop {
-        let msg = bob.next().await;
-        if msg["type"] == "paired" {
-            break msg["table"].as_str().unwrap().to_owned();
-        }
-    };
-    bob.call(id, json!({"type": "open", "table": table})).await;
+    let (table, id) = challenge_robo(&mut bob).await;
     let game = bob.until_moves(0).await;
-    bob.call(100, act(&table, game["legal"][0].as_str().unwrap()))
+    bob.call(id, act(&table, game["legal"][0].as_str().unwrap()))
         .await;
     bob.until_moves(2).await;
 
@@ -963,16 +943,7 @@ async fn the_bridge_plays_on_after_the_server_was_killed_under_it() {
         json!({"type": "command", "table": table, "command": "resign"}),
     )
     .await;
-    let deadline = std::time::Instant::now() + Duration::from_secs(30);
-    while bridge.0.try_wait().unwrap().is_none() {
-        assert!(
-            std::time::Instant::now() < deadline,
-            "the bridge did not stop"
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    let mut said = String::new();
-    std::io::Read::read_to_string(&mut bridge.0.stdout.take().unwrap(), &mut said).unwrap();
+    let said = bridge_output(bridge).await;
     assert!(
         said.contains("connecting again") || said.contains("following it again"),
         "{said}"
