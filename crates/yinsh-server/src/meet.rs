@@ -327,7 +327,8 @@ impl Meet {
         Ok(Msg::new("paired"))
     }
 
-    /// `conn`'s player challenges `to` (a name online), or whoever opens the link.
+    /// `conn`'s player challenges `to` (a name online), or whoever opens the link: the
+    /// reply, and the challenge made.
     pub fn challenge(
         &self,
         ctx: &Ctx,
@@ -335,7 +336,7 @@ impl Meet {
         to: Option<&str>,
         options: &TableOptions,
         color: Option<SeatColor>,
-    ) -> Result<Msg, Refusal> {
+    ) -> Result<(Msg, ChallengeView), Refusal> {
         let options = table::settle_options(options.clone())?;
         let from = conn.player.clone();
         let to = match to {
@@ -380,17 +381,19 @@ impl Meet {
                 .challenges
                 .insert(challenge.id.clone(), challenge.clone());
         }
+        let view = challenge.view();
         let text = to_text(&ServerMessage::Challenge {
-            challenge: challenge.view(),
+            challenge: view.clone(),
         });
         ctx.online.send(challenge.from.id, text.clone());
-        Ok(match &challenge.to {
+        let msg = match &challenge.to {
             Some(to) => {
                 ctx.online.send(to.id, text);
                 Msg::new("challenge_sent").arg("name", &to.name)
             }
             None => Msg::new("challenge_open"),
-        })
+        };
+        Ok((msg, view))
     }
 
     /// Takes challenge `id` out if `may(challenge)` allows, telling both players why

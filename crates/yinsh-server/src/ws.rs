@@ -550,6 +550,7 @@ impl Connection {
                         &line.options,
                         line.color,
                     )
+                    .map(|(msg, _)| msg)
                     .map_err(refused)?;
                 self.reply(id, Some(table), msg);
                 return Ok(());
@@ -589,6 +590,7 @@ impl Connection {
                     .ctx
                     .meet
                     .challenge(&self.ctx, &self.conn, to.as_deref(), &options, color)
+                    .map(|(msg, _)| msg)
                     .map_err(|r| (None, r))?;
                 self.reply(id, None, msg);
                 return Ok(());

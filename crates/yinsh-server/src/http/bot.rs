@@ -472,16 +472,7 @@ pub(super) async fn challenge(
         .meet
         .challenge(&app.ctx, &conn, Some(&name), &options, color)
     {
-        Ok(_) => {
-            let made = app
-                .ctx
-                .meet
-                .challenges_of(player.id)
-                .into_iter()
-                .filter(|c| c.from.id == Some(player.id.0))
-                .max_by_key(|c| c.created_at);
-            Json(serde_json::json!({ "challenge": made })).into_response()
-        }
+        Ok((_, made)) => Json(serde_json::json!({ "challenge": made })).into_response(),
         Err(r) => refusal(&r),
     }
 }
