@@ -11,11 +11,10 @@
 //! `board:play` and an account that is not a bot (a person playing from a program).
 
 use std::collections::HashSet;
-use std::convert::Infallible;
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::body::{Body, Bytes};
+use axum::body::Bytes;
 use axum::extract::rejection::FormRejection;
 use axum::extract::{Form, Path, State};
 use axum::http::header::CONTENT_TYPE;
@@ -194,11 +193,7 @@ fn program_conn(app: &App, player: &Player) -> (Conn, mpsc::Receiver<Arc<str>>) 
 
 /// An NDJSON response whose lines come from `lines` (it ends when they do).
 fn ndjson(lines: mpsc::Receiver<Bytes>) -> Response {
-    let stream = futures_util::stream::unfold(lines, |mut lines| async move {
-        let line = lines.recv().await?;
-        Some((Ok::<_, Infallible>(line), lines))
-    });
-    let mut response = Body::from_stream(stream).into_response();
+    let mut response = super::streamed(lines);
     response.headers_mut().insert(
         CONTENT_TYPE,
         HeaderValue::from_static("application/x-ndjson"),

@@ -2,11 +2,10 @@
 //! after the other) or as NDJSON (`Accept: application/x-ndjson`), filtered by player,
 //! days, ratedness and number (docs/protocol.md, "Open game data").
 
-use std::convert::Infallible;
 use std::sync::Arc;
 
 use axum::Router;
-use axum::body::{Body, Bytes};
+use axum::body::Bytes;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
 use axum::http::header::{ACCEPT, CONTENT_DISPOSITION, CONTENT_TYPE};
@@ -146,11 +145,7 @@ async fn export(
             }
         }
     });
-    let stream = futures_util::stream::unfold(rx, |mut rx| async move {
-        let chunk = rx.recv().await?;
-        Some((Ok::<_, Infallible>(chunk), rx))
-    });
-    let mut response = Body::from_stream(stream).into_response();
+    let mut response = super::streamed(rx);
     let (kind, file) = if ndjson {
         ("application/x-ndjson", "yinsh-games.ndjson")
     } else {

@@ -143,6 +143,16 @@ fn embedded_file(files: &crate::EmbeddedFiles, path: &str) -> Response {
     response
 }
 
+/// A response whose body is what arrives on `chunks`, as it arrives (the bot API's
+/// streams, the exports); it ends when the sender goes.
+fn streamed(chunks: tokio::sync::mpsc::Receiver<axum::body::Bytes>) -> Response {
+    let stream = futures_util::stream::unfold(chunks, |mut chunks| async move {
+        let chunk = chunks.recv().await?;
+        Some((Ok::<_, std::convert::Infallible>(chunk), chunks))
+    });
+    axum::body::Body::from_stream(stream).into_response()
+}
+
 /// The page served when there is no web client to serve.
 fn no_client_page() -> Response {
     (
