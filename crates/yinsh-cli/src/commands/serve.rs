@@ -96,6 +96,12 @@ async fn serve(args: &ServeArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         live_time: std::time::Duration::from_secs(args.live_time),
         ..yinsh_server::Config::default()
     };
+    if config.embedded.is_none() && config.static_dir.is_none() {
+        eprintln!(
+            "warning: no web client to serve (this binary was built before client/dist; \
+             build the client, then the binary, or pass --static-dir); the API works"
+        );
+    }
     let server = yinsh_server::Server::new(store, config).await?;
     let listener = tokio::net::TcpListener::bind(&args.bind)
         .await
