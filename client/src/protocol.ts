@@ -909,6 +909,14 @@ white_guest?: boolean,
  */
 black_guest?: boolean, 
 /**
+ * `BOT` when a bot account played white.
+ */
+white_title?: string, 
+/**
+ * `BOT` when a bot account played black.
+ */
+black_title?: string, 
+/**
  * The options it was played with.
  */
 options: TableOptions, 
@@ -1021,6 +1029,14 @@ white_guest?: boolean,
  * Black played as a guest (absent otherwise).
  */
 black_guest?: boolean, 
+/**
+ * `BOT` when a bot account played white.
+ */
+white_title?: string, 
+/**
+ * `BOT` when a bot account played black.
+ */
+black_title?: string, 
 /**
  * The options it was played with.
  */
@@ -1151,6 +1167,10 @@ export type PlayerProfile = {
  * The name, as the player writes it.
  */
 name: string, 
+/**
+ * `BOT` for a bot account.
+ */
+title?: string, 
 /**
  * When they first came, in milliseconds since 1970.
  */

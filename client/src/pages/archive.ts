@@ -6,7 +6,7 @@
 import "./archive.css";
 import { h, replace } from "../dom";
 import { engineName, lang, t, tn } from "../i18n";
-import { guestMark } from "./guest";
+import { nameMarks } from "./guest";
 import { nameOrLink } from "./ratings";
 import { en } from "../i18n/en";
 import type { ArchiveEntry, ArchivePage, ResultView, TableOptions } from "../protocol";
@@ -369,12 +369,12 @@ export function archiveTable(games: readonly ArchiveEntry[]): HTMLTableElement {
 /** One game; names are text nodes, never markup. */
 function archiveRow(g: ArchiveEntry): HTMLTableRowElement {
   const winner = g.result.winner;
-  const player = (name: string, bot: number | undefined, guest: boolean | undefined, color: "white" | "black") =>
+  const player = (name: string, bot: number | undefined, guest: boolean | undefined, title: string | undefined, color: "white" | "black") =>
     h(
       "span",
       { class: winner === color ? "winner" : null, title: t(`color.${color}`) },
       nameOrLink(name, { bot, guest, imported: g.imported }, playerName(name, bot)),
-      guest ? guestMark() : null,
+      nameMarks({ guest, title }),
     );
   return h(
     "tr",
@@ -387,9 +387,9 @@ function archiveRow(g: ArchiveEntry): HTMLTableRowElement {
     h(
       "td",
       { "data-label": t("archive.players"), class: "archive-players" },
-      player(g.white, g.white_bot, g.white_guest, "white"),
+      player(g.white, g.white_bot, g.white_guest, g.white_title, "white"),
       " – ",
-      player(g.black, g.black_bot, g.black_guest, "black"),
+      player(g.black, g.black_bot, g.black_guest, g.black_title, "black"),
     ),
     h(
       "td",

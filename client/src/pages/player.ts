@@ -12,6 +12,7 @@ import { lang, t, tn } from "../i18n";
 import type { CategoryRatingView, HeadToHead, PlayerProfile, PlayerView } from "../protocol";
 import { archiveHash, archiveTable, dateLocale, errorText, formatDate } from "./archive";
 import { mountChallengeButton } from "./challenges";
+import { nameMarks } from "./guest";
 import { ratingGraph } from "./rating-graph";
 import { categoryLabel, ratingText, sortByCategory } from "./ratings";
 
@@ -92,6 +93,7 @@ export function mountPlayer(root: HTMLElement, conn: Connection, name: string): 
           {},
           h("span", { class: p.online ? "online-dot on" : "online-dot", "aria-hidden": "true" }),
           h("span", { "data-testid": "profile-name" }, p.name),
+          nameMarks(p),
         ),
         h(
           "p",

@@ -14,7 +14,7 @@ import { formatClock, h, replace } from "../dom";
 import { t } from "../i18n";
 import type { ArchivedAction, ArchivedGame, Frame, Pair, SeatColor, TableOptions } from "../protocol";
 import { errorText, formatDate, optionsSummary, playerName, resultSentence } from "./archive";
-import { guestMark } from "./guest";
+import { nameMarks } from "./guest";
 import { nameOrLink } from "./ratings";
 import { fitToScreen, removedSlots, renderTurns, scrollListTo, svgIcon } from "./gamepage";
 import { ReplayAnalysis } from "./analysis-view";
@@ -221,11 +221,11 @@ export function mountReplay(root: HTMLElement, conn: Connection, id: string): ()
         { class: "replay-players" },
         h("span", { class: "swatch white", title: t("color.white") }),
         h("span", { "data-testid": "replay-white" }, nameOrLink(game.white, { bot: game.white_bot, guest: game.white_guest, imported: game.imported }, names.white)),
-        game.white_guest ? guestMark() : null,
+        nameMarks({ guest: game.white_guest, title: game.white_title }),
         " – ",
         h("span", { class: "swatch black", title: t("color.black") }),
         h("span", { "data-testid": "replay-black" }, nameOrLink(game.black, { bot: game.black_bot, guest: game.black_guest, imported: game.imported }, names.black)),
-        game.black_guest ? guestMark() : null,
+        nameMarks({ guest: game.black_guest, title: game.black_title }),
       ),
       h(
         "p",

@@ -4,14 +4,12 @@
 //! flagged (`WhiteTitle`/`BlackTitle` `BOT`, as lichess's PGN exports do) so that
 //! studies can leave them out.
 
-use std::collections::HashSet;
-
 use serde_json::{Value, json};
 use yinsh::ByColor;
 use yinsh::notation::record::{GameResult, Record, Termination};
 
 use crate::game::{record_of, replay_stored, result_view, start_of, turn_clocks};
-use crate::store::{ArchiveQuery, Store, StoreResult, StoredGame};
+use crate::store::{ArchiveQuery, BotAccounts, Store, StoreResult, StoredGame};
 use crate::vocab::{Level, PlayerId};
 
 /// Games read from the store at a time.
@@ -135,7 +133,7 @@ pub struct Games<'a> {
     query: ExportQuery,
     /// The page being given, from its end.
     page: Vec<StoredGame>,
-    bots: HashSet<PlayerId>,
+    bots: BotAccounts,
     offset: u32,
     given: u64,
     done: bool,
@@ -149,7 +147,7 @@ impl<'a> Games<'a> {
             store,
             query,
             page: Vec::new(),
-            bots: HashSet::new(),
+            bots: BotAccounts::default(),
             offset: 0,
             given: 0,
             done: false,
@@ -183,11 +181,7 @@ impl<'a> Games<'a> {
             let Some(game) = self.store.game(listed.id).await? else {
                 continue;
             };
-            let bot = |id: Option<PlayerId>| id.is_some_and(|id| self.bots.contains(&id));
-            let flags = ByColor {
-                white: bot(game.game.white.player_id),
-                black: bot(game.game.black.player_id),
-            };
+            let flags = self.bots.seats(&game.game);
             self.given += 1;
             return Ok(Some((game, flags)));
         }
@@ -212,13 +206,7 @@ impl<'a> Games<'a> {
             return Ok(());
         }
         self.offset += page.games.len() as u32;
-        let ids: Vec<PlayerId> = page
-            .games
-            .iter()
-            .flat_map(|g| [g.game.white.player_id, g.game.black.player_id])
-            .flatten()
-            .collect();
-        self.bots = self.store.bots_among(&ids).await?.into_iter().collect();
+        self.bots = BotAccounts::of(self.store, page.games.iter().map(|g| &g.game)).await?;
         self.page = page.games;
         self.page.reverse();
         Ok(())

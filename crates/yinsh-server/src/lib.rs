@@ -242,9 +242,11 @@ impl Server {
         // at the first such log-in, that one would take two hashes' time and tell.
         tokio::task::spawn_blocking(account::decoy_hash);
         let unfinished = ctx.store.unfinished_games().await?;
+        let bot_accounts =
+            store::BotAccounts::of(ctx.store.as_ref(), unfinished.iter().map(|g| &g.game)).await?;
         for stored in unfinished {
             let id = stored.id;
-            match table::restore(ctx.clone(), &stored) {
+            match table::restore(ctx.clone(), &stored, &bot_accounts) {
                 Ok((handle, summary)) => ctx.lobby.insert(handle, summary, None),
                 Err(e) => tracing::error!(game = %id, "cannot restore game: {e}"),
             }

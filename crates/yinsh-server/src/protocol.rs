@@ -576,6 +576,10 @@ pub struct HeadToHead {
 pub struct PlayerProfile {
     /// The name, as the player writes it.
     pub name: String,
+    /// `BOT` for a bot account.
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
     /// When they first came, in milliseconds since 1970.
     #[ts(type = "number")]
     pub created_at: i64,
@@ -1320,6 +1324,14 @@ pub struct ArchiveEntry {
     #[ts(as = "Option<bool>", optional)]
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub black_guest: bool,
+    /// `BOT` when a bot account played white.
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub white_title: Option<String>,
+    /// `BOT` when a bot account played black.
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub black_title: Option<String>,
     /// The options it was played with.
     pub options: TableOptions,
     /// When it started, in milliseconds since 1970 (UTC).

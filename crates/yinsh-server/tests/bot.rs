@@ -1,7 +1,9 @@
 //! The bot API with the real server: an account with an API token becomes a bot, follows
 //! its events over NDJSON, is challenged by a person over the WebSocket, accepts,
 //! streams the game and plays it through HTTP — with the table's own checks — chats
-//! and resigns; bots stay out of quick pairing; the board API is for people.
+//! and resigns; bots stay out of quick pairing; the board API is for people. A bot
+//! plays a whole rated game against a person; a late move loses on time; a bot's seat
+//! is still marked BOT after a restart.
 
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -365,4 +367,267 @@ async fn people_play_their_own_games_through_the_board_api_and_challenge_from_it
         cy_events.until("gameFinish").await["game"]["status"],
         "aborted"
     );
+}
+
+/// `POST path` for a program that keeps to its rate limit: after a 429, it waits a
+/// little and asks again, as a bot should.
+async fn post_paced(server: &TestServer, token: &str, path: &str) -> (u16, Value) {
+    loop {
+        let (status, body) = post(server, token, path, "").await;
+        if status != 429 {
+            return (status, body);
+        }
+        tokio::time::sleep(Duration::from_millis(150)).await;
+    }
+}
+
+/// The position after the actions of a `gameState`'s `moves`.
+fn replay(moves: &str) -> yinsh::Position {
+    let mut pos = yinsh::Position::new();
+    for token in moves.split_whitespace() {
+        pos.play(token.parse().expect("a token of the game"))
+            .expect("the stream's actions are legal");
+    }
+    pos
+}
+
+#[tokio::test]
+async fn a_bot_plays_a_whole_rated_game_against_a_person() {
+    let server = TestServer::start().await;
+    let (_, token) = account(&server, "Robo", &["bot:play"]).await;
+    assert_eq!(
+        post(&server, &token, "/api/bot/account/upgrade", "")
+            .await
+            .0,
+        200
+    );
+    let (ann_browser, _) = account(&server, "Ann", &["board:play"]).await;
+    let mut ann = Client::connect(server.addr, ann_browser.cookie.as_deref()).await;
+
+    // The bot challenges the person to a rated game; she accepts from her page.
+    let (_, mut events) = Lines::open(server.addr, "/api/stream/event", &token).await;
+    let (status, made) = post(
+        &server,
+        &token,
+        "/api/challenge/ann",
+        "rated=true&clock.limit=300&clock.increment=0&color=black",
+    )
+    .await;
+    assert_eq!(status, 200, "{made}");
+    assert_eq!(made["challenge"]["options"]["rated"], true);
+    let id = ann
+        .until(|m| match m {
+            ServerMessage::Challenge { challenge } => Some(challenge.id.clone()),
+            _ => None,
+        })
+        .await;
+    assert_eq!(id, made["challenge"]["id"].as_str().unwrap());
+    ann.call(Request::AcceptChallenge { challenge: id })
+        .await
+        .unwrap();
+    let start = events.until("gameStart").await;
+    assert_eq!(start["game"]["color"], "black");
+    let table = start["game"]["id"].as_str().unwrap().to_owned();
+    ann.open(&table).await;
+
+    // To the end: the bot reads its stream, finds its actions with the rules library
+    // (the last legal one), and posts them; she plays the first legal action of her view.
+    // These two ways of playing give a decided game (a draw would leave equal ratings
+    // where they were).
+    let (_, mut game) = Lines::open(
+        server.addr,
+        &format!("/api/bot/game/stream/{table}"),
+        &token,
+    )
+    .await;
+    let full = game.next().await.unwrap();
+    assert_eq!(
+        (&full["type"], &full["rated"]),
+        (&json!("gameFull"), &json!(true))
+    );
+    let mut state = full["state"].clone();
+    let mut bot_actions = 0;
+    while state["status"] == "started" {
+        let moves = state["moves"].as_str().unwrap().to_owned();
+        let pos = replay(&moves);
+        let played = moves.split_whitespace().count();
+        if pos.turn() == yinsh::Color::Black {
+            let action = pos.legal_actions().into_iter().next_back().unwrap();
+            let path = format!("/api/bot/game/{table}/move/{action}");
+            let (status, body) = post_paced(&server, &token, &path).await;
+            assert_eq!(status, 200, "{action} after {moves:?}: {body}");
+            bot_actions += 1;
+        } else {
+            let view = ann.game_after(played).await;
+            ann.act(&table, &view.legal[0]).await.unwrap();
+        }
+        state = game.until("gameState").await;
+        assert_eq!(
+            state["moves"].as_str().unwrap().split_whitespace().count(),
+            played + 1,
+            "one state per action"
+        );
+    }
+    let moves = state["moves"].as_str().unwrap().to_owned();
+    let end = replay(&moves);
+    assert!(end.is_over(), "the stream ends the game where the rules do");
+    assert!(
+        bot_actions > 20,
+        "a whole game: {bot_actions} actions of the bot"
+    );
+    assert_eq!(game.next().await, None, "the stream ends with the game");
+    assert_eq!(
+        events.until("gameFinish").await["game"]["id"],
+        table.as_str()
+    );
+
+    // Both ratings moved, once, and the person saw the same result.
+    let result = ann
+        .event(|e| match e {
+            yinsh_server::protocol::TableEvent::GameOver { result } => Some(result.clone()),
+            _ => None,
+        })
+        .await;
+    let ratings = result
+        .ratings
+        .clone()
+        .expect("a rated game's result carries ratings");
+    assert_eq!((ratings.white.before, ratings.black.before), (1500, 1500));
+    // Whoever the rules say won gained.
+    let winner = end
+        .outcome()
+        .and_then(|o| o.winner)
+        .expect("a decided game");
+    assert_eq!(result.winner, Some(winner.into()), "{result:?}");
+    let (won, lost) = match winner {
+        yinsh::Color::White => (ratings.white.after, ratings.black.after),
+        yinsh::Color::Black => (ratings.black.after, ratings.white.after),
+    };
+    assert!(won > 1500 && lost < 1500, "{ratings:?}");
+    for (name, after) in [("robo", ratings.black.after), ("ann", ratings.white.after)] {
+        let (status, _, body) =
+            http_send(server.addr, "GET", &format!("/api/player/{name}"), &[], "").await;
+        assert_eq!(status, 200, "{body}");
+        let page: Value = serde_json::from_str(&body).unwrap();
+        assert_eq!(page["ratings"][0]["rating"], after, "{name}: {page}");
+        assert_eq!(page["ratings"][0]["games"], 1, "{name}: {page}");
+        assert_eq!(page["recent"][0]["options"]["rated"], true);
+    }
+    // Marked BOT on its page, in the archive and in the replay.
+    let get = |path: String| async move {
+        let (status, _, body) = http_send(server.addr, "GET", &path, &[], "").await;
+        assert_eq!(status, 200, "{path}: {body}");
+        serde_json::from_str::<Value>(&body).unwrap()
+    };
+    assert_eq!(get("/api/player/robo".to_owned()).await["title"], "BOT");
+    let listed = &get("/api/archive".to_owned()).await["games"][0];
+    assert_eq!(
+        (&listed["black_title"], &listed["white_title"]),
+        (&json!("BOT"), &Value::Null)
+    );
+    let replay = get(format!("/api/archive/{}", full["gameId"])).await;
+    assert_eq!(replay["black_title"], "BOT", "{replay}");
+    assert!(
+        replay["record"]
+            .as_str()
+            .unwrap()
+            .contains("[BlackTitle \"BOT\"]")
+    );
+}
+
+/// A bot (Robo, black) and a person (Ann, white, connected and watching) at a game of
+/// one minute each that Ann challenged it to: the bot's token, her connection, the table.
+async fn bot_game(server: &TestServer) -> (String, Client, String) {
+    let (_, token) = account(server, "Robo", &["bot:play"]).await;
+    assert_eq!(
+        post(server, &token, "/api/bot/account/upgrade", "").await.0,
+        200
+    );
+    let (ann_browser, _) = account(server, "Ann", &["board:play"]).await;
+    let mut ann = Client::connect(server.addr, ann_browser.cookie.as_deref()).await;
+    let (_, mut events) = Lines::open(server.addr, "/api/stream/event", &token).await;
+    ann.call(Request::Challenge {
+        to: Some("Robo".to_owned()),
+        options: TableOptions {
+            time: Some(yinsh_server::protocol::TimeSetting {
+                minutes: 1,
+                increment: 0,
+            }),
+            ..TableOptions::default()
+        },
+        color: Some(yinsh_server::protocol::SeatColor::White),
+    })
+    .await
+    .unwrap();
+    let id = events.until("challenge").await["challenge"]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let accept = format!("/api/challenge/{id}/accept");
+    assert_eq!(post(server, &token, &accept, "").await.0, 200);
+    let table = events.until("gameStart").await["game"]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    ann.open(&table).await;
+    (token, ann, table)
+}
+
+#[tokio::test]
+async fn a_bots_move_after_its_time_ran_out_is_refused_and_the_game_lost_on_time() {
+    let server = TestServer::start_with(crate::common::paused_config()).await;
+    let (token, mut ann, table) = bot_game(&server).await;
+    let path = format!("/api/bot/game/stream/{table}");
+    let (_, mut game) = Lines::open(server.addr, &path, &token).await;
+    assert_eq!(game.next().await.unwrap()["type"], "gameFull");
+    ann.act(&table, "e5").await.unwrap();
+    let state = game.until("gameState").await;
+    assert!(state["btime"].as_u64().unwrap() <= 60_000, "{state}");
+
+    // The bot thinks past its minute; its move then comes too late.
+    tokio::time::pause();
+    tokio::time::advance(Duration::from_secs(61)).await;
+    tokio::time::resume();
+    let (status, body) = post(
+        &server,
+        &token,
+        &format!("/api/bot/game/{table}/move/f6"),
+        "",
+    )
+    .await;
+    // The table's timer ended the game at the deadline, so the move finds none (had it
+    // come first, the table would refuse it as `out_of_time` and end the game the same
+    // way: `table::core`'s tests).
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (400, Some("no_game")),
+        "{body}"
+    );
+    let last = game.until("gameState").await;
+    assert_eq!(
+        (&last["status"], &last["winner"], &last["moves"]),
+        (&json!("outoftime"), &json!("white"), &json!("e5")),
+        "{last}"
+    );
+    assert_eq!(last["btime"], 0);
+    assert_eq!(game.next().await, None);
+}
+
+#[tokio::test]
+async fn a_bots_seat_keeps_its_mark_after_a_restart() {
+    let mut server = TestServer::start().await;
+    let (token, mut ann, table) = bot_game(&server).await;
+    ann.act(&table, "e5").await.unwrap();
+    let mv = format!("/api/bot/game/{table}/move/f6");
+    assert_eq!(post(&server, &token, &mv, "").await.0, 200);
+    server.stop().await;
+    let again = TestServer::with_store(server.store.clone(), crate::common::fast_config()).await;
+    let view = again.client().await.open(&table).await;
+    let black = view.seats.black.expect("the bot's seat, restored");
+    assert_eq!(
+        (black.name.as_str(), black.title.as_deref()),
+        ("Robo", Some("BOT"))
+    );
+    assert_eq!(view.seats.white.unwrap().title, None);
+    assert_eq!(view.game.unwrap().moves, ["e5", "f6"]);
 }

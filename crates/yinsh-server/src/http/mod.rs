@@ -11,7 +11,6 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::Deserialize;
 use tower_http::services::{ServeDir, ServeFile};
-use yinsh::ByColor;
 use yinsh::notation::record::GameResult;
 
 use crate::export::stored_result;
@@ -21,7 +20,7 @@ use crate::protocol::{
     ArchiveEntry, ArchivePage, ArchivedAction, ArchivedGame, StageName, Stats, TableStatus,
 };
 use crate::session;
-use crate::store::{ArchiveQuery, StoreErrorKind, StoredGame};
+use crate::store::{ArchiveQuery, BotAccounts, StoreErrorKind, StoredGame};
 use crate::vocab::{GameId, Level};
 use crate::{Config, Ctx};
 
@@ -503,26 +502,32 @@ async fn archive(
         Ok(q) => q,
         Err(e) => return e.into_response(),
     };
-    match app.ctx.store.archive(&query).await {
-        Ok(list) => {
-            let games = list
-                .games
-                .iter()
-                .zip(&list.action_counts)
-                .filter_map(|(g, &n)| entry(g, n))
-                .collect();
-            Json(ArchivePage {
-                games,
-                total: list.total,
-            })
-            .into_response()
-        }
+    let store = app.ctx.store.as_ref();
+    let page = async {
+        let list = store.archive(&query).await?;
+        let bots = BotAccounts::of(store, list.games.iter().map(|g| &g.game)).await?;
+        let games = list
+            .games
+            .iter()
+            .zip(&list.action_counts)
+            .filter_map(|(g, &n)| entry(g, n, &bots))
+            .collect();
+        Ok::<_, crate::store::StoreError>(ArchivePage {
+            games,
+            total: list.total,
+        })
+    };
+    match page.await {
+        Ok(page) => Json(page).into_response(),
         Err(e) => ApiError::store(&e).into_response(),
     }
 }
 
-fn entry(g: &StoredGame, actions: u32) -> Option<ArchiveEntry> {
+/// The archive's entry for a finished game; `bots` knows its seats' bot accounts.
+fn entry(g: &StoredGame, actions: u32, bots: &BotAccounts) -> Option<ArchiveEntry> {
     let imported = g.game.table_id == crate::store::IMPORTED;
+    let title = |bot: bool| bot.then(|| "BOT".to_owned());
+    let bot = bots.seats(&g.game);
     Some(ArchiveEntry {
         id: g.id.0,
         white: g.game.white.name.clone(),
@@ -536,6 +541,8 @@ fn entry(g: &StoredGame, actions: u32) -> Option<ArchiveEntry> {
         black_guest: !imported
             && g.game.black.bot.is_none()
             && session::is_guest_name(&g.game.black.name),
+        white_title: title(bot.white),
+        black_title: title(bot.black),
         options: g.game.options.clone(),
         started_at: g.game.started_at,
         finished_at: g.result.as_ref()?.finished_at,
@@ -564,23 +571,15 @@ async fn finished(app: &App, id: &str) -> Result<(StoredGame, GameResult), ApiEr
 }
 
 /// The record of a finished game as the archive gives it (bot accounts flagged).
-async fn record_text(app: &App, game: &StoredGame) -> Result<String, ApiError> {
-    let ids: Vec<_> = [game.game.white.player_id, game.game.black.player_id]
-        .into_iter()
-        .flatten()
-        .collect();
-    let bots = app
-        .ctx
-        .store
-        .bots_among(&ids)
+/// The bot accounts seated at `game`.
+async fn seat_bots(app: &App, game: &StoredGame) -> Result<BotAccounts, ApiError> {
+    BotAccounts::of(app.ctx.store.as_ref(), [&game.game])
         .await
-        .map_err(|e| ApiError::store(&e))?;
-    let bot = |id: Option<crate::vocab::PlayerId>| id.is_some_and(|id| bots.contains(&id));
-    let flags = ByColor {
-        white: bot(game.game.white.player_id),
-        black: bot(game.game.black.player_id),
-    };
-    crate::export::archive_record(game, flags)
+        .map_err(|e| ApiError::store(&e))
+}
+
+fn record_text(game: &StoredGame, bots: &BotAccounts) -> Result<String, ApiError> {
+    crate::export::archive_record(game, bots.seats(&game.game))
         .map(|r| r.to_string())
         .map_err(|e| {
             tracing::error!(game = %game.id, "{e}");
@@ -594,8 +593,9 @@ async fn archived_game(
 ) -> Result<Json<ArchivedGame>, ApiError> {
     let (game, _) = finished(&app, &id).await?;
     let replayed = replay_stored(&game.game.options, &game.actions).map_err(|_| unreadable())?;
-    let record = record_text(&app, &game).await?;
-    let entry = entry(&game, replayed.len() as u32).ok_or_else(ApiError::not_found)?;
+    let bots = seat_bots(&app, &game).await?;
+    let record = record_text(&game, &bots)?;
+    let entry = entry(&game, replayed.len() as u32, &bots).ok_or_else(ApiError::not_found)?;
     let moves = replayed
         .iter()
         .map(|r| ArchivedAction {
@@ -624,7 +624,7 @@ async fn archived_game(
 
 async fn record(State(app): State<App>, Path(id): Path<String>) -> Result<Response, ApiError> {
     let (game, _) = finished(&app, &id).await?;
-    let text = record_text(&app, &game).await?;
+    let text = record_text(&game, &seat_bots(&app, &game).await?)?;
     Ok((
         [
             (CONTENT_TYPE, "text/plain; charset=utf-8".to_owned()),

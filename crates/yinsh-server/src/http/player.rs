@@ -16,7 +16,7 @@ use crate::protocol::{
     EngineLevel, HeadToHead, Leaderboard, LeaderboardEntry, PlayerProfile, RatingPointView,
 };
 use crate::rating::{CATEGORIES, LEADERBOARD_DEVIATION, LEADERBOARD_GAMES};
-use crate::store::ArchiveQuery;
+use crate::store::{ArchiveQuery, BotAccounts};
 
 /// The latest games a player's page lists.
 const RECENT_GAMES: u32 = 20;
@@ -107,6 +107,7 @@ async fn player(
                 ..ArchiveQuery::default()
             })
             .await?;
+        let bots = BotAccounts::of(store, games.games.iter().map(|g| &g.game)).await?;
         let other = match params.vs.as_deref() {
             Some(vs) if crate::account::check_name(vs).is_ok() => store.player_named(vs).await?,
             _ => None,
@@ -124,6 +125,7 @@ async fn player(
             None => None,
         };
         Ok(Some(PlayerProfile {
+            title: info.player.bot.then(|| "BOT".to_owned()),
             name: info.player.name,
             created_at: info.created_at,
             online: app.ctx.online.is_online(id),
@@ -144,7 +146,7 @@ async fn player(
                 .games
                 .iter()
                 .zip(&games.action_counts)
-                .filter_map(|(g, &n)| entry(g, n))
+                .filter_map(|(g, &n)| entry(g, n, &bots))
                 .collect(),
             games: games.total,
             head_to_head,

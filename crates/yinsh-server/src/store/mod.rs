@@ -316,6 +316,50 @@ pub struct StoredGame {
     pub result: Option<StoredResult>,
 }
 
+/// Which accounts seated at some games are bot accounts. The stored seats do not say,
+/// and need not: an account becomes a bot before its first game and stays one, so a bot
+/// account played every one of its games as a bot.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct BotAccounts(std::collections::HashSet<PlayerId>);
+
+impl BotAccounts {
+    /// The bot accounts among the seats of `games` (one query).
+    pub async fn of<'a>(
+        store: &dyn Store,
+        games: impl IntoIterator<Item = &'a NewGame>,
+    ) -> Result<BotAccounts, StoreError> {
+        let ids: Vec<PlayerId> = games
+            .into_iter()
+            .flat_map(|g| [g.white.player_id, g.black.player_id])
+            .flatten()
+            .collect();
+        if ids.is_empty() {
+            return Ok(BotAccounts::default());
+        }
+        Ok(BotAccounts(
+            store.bots_among(&ids).await?.into_iter().collect(),
+        ))
+    }
+
+    /// Whether `player` is one of them.
+    pub fn contains(&self, player: PlayerId) -> bool {
+        self.0.contains(&player)
+    }
+
+    /// Whether a bot account sat at `seat`.
+    pub fn seat(&self, seat: &SeatRecord) -> bool {
+        seat.player_id.is_some_and(|id| self.contains(id))
+    }
+
+    /// Which seats of `game` bot accounts sat at.
+    pub fn seats(&self, game: &NewGame) -> ByColor<bool> {
+        ByColor {
+            white: self.seat(&game.white),
+            black: self.seat(&game.black),
+        }
+    }
+}
+
 /// The `table_id` of games imported from records (no table here played them).
 pub const IMPORTED: &str = "import";
 

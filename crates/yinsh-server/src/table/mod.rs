@@ -23,7 +23,7 @@ pub use self::watchers::{BACKLOG_BYTES, BACKLOG_EVENTS};
 use crate::Ctx;
 use crate::protocol::{ServerMessage, Since, TableOptions, TableSummary};
 use crate::refusal::Refusal;
-use crate::store::{Player, StoredGame};
+use crate::store::{BotAccounts, Player, StoredGame};
 use crate::vocab::TableId;
 
 static NEXT_CONN: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
@@ -147,9 +147,14 @@ pub fn spawn(ctx: Ctx, id: TableId, options: TableOptions) -> (TableHandle, Tabl
     actor::start(ctx, core)
 }
 
-/// Restores the table of an unfinished stored game (see [`Core::restore`]).
-pub fn restore(ctx: Ctx, stored: &StoredGame) -> Result<(TableHandle, TableSummary), String> {
-    let core = Core::restore(stored, ctx.bots.is_some(), Now::present())?;
+/// Restores the table of an unfinished stored game (see [`Core::restore`]); the
+/// accounts of `bot_accounts` are bots.
+pub fn restore(
+    ctx: Ctx,
+    stored: &StoredGame,
+    bot_accounts: &BotAccounts,
+) -> Result<(TableHandle, TableSummary), String> {
+    let core = Core::restore(stored, ctx.bots.is_some(), bot_accounts, Now::present())?;
     Ok(actor::start(ctx, core))
 }
 

@@ -31,7 +31,7 @@ use crate::protocol::{
     TableStatus, VariantName,
 };
 use crate::refusal::Refusal;
-use crate::store::{GameWrite, NewGame, Player, SeatRecord, StoredGame, StoredResult};
+use crate::store::{BotAccounts, GameWrite, NewGame, Player, SeatRecord, StoredGame, StoredResult};
 use crate::vocab::{GameId, Level, PlayerId, TableId};
 
 /// Chat lines kept for snapshots.
@@ -352,18 +352,21 @@ impl Core {
     /// The table of an unfinished stored game: its seats (nobody is connected yet),
     /// the game with its clocks as they were after the last stored action (the time
     /// the server was down, and the time until the player to act is back, is nobody's),
-    /// and its takebacks.
-    pub fn restore(stored: &StoredGame, bots: bool, now: Now) -> Result<Core, String> {
+    /// and its takebacks. The accounts of `bot_accounts` are bot accounts (marked BOT).
+    pub fn restore(
+        stored: &StoredGame,
+        bots: bool,
+        bot_accounts: &BotAccounts,
+        now: Now,
+    ) -> Result<Core, String> {
         let g = &stored.game;
         let seat = |r: &SeatRecord| match (r.player_id, r.bot) {
             (_, Some(_)) if !bots => Err("an engine seat, and this server has no engines".into()),
             (_, Some(level)) => Ok(Seat::Bot(level)),
-            // The stored seat does not say whether a bot account sat there: a restored
-            // seat is not marked BOT (seats are told apart by id all the same).
             (Some(id), None) => Ok(Seat::Human(Player {
                 id,
                 name: r.name.clone(),
-                bot: false,
+                bot: bot_accounts.contains(id),
             })),
             (None, None) => Err("a seat without player or bot".to_owned()),
         };

@@ -642,6 +642,24 @@ fn a_flag_is_a_result_like_any_other() {
     assert_eq!(h.remaining().white, Duration::ZERO);
 }
 
+#[test]
+fn an_action_after_the_flag_fell_is_refused_and_ends_the_game_on_time() {
+    let mut h = Harness::timed(1, 0);
+    h.start();
+    let w = h.white.clone();
+    h.act(&w, "e3").unwrap();
+    // Black's minute runs out before the table's timer noticed; black acts then.
+    h.advance(S(61));
+    let b = h.black.clone();
+    assert_eq!(h.act(&b, "a5").unwrap_err(), Refusal::OutOfTime);
+    assert_eq!(h.result(), Some(GameResult::time(Color::Black)));
+    assert_eq!(h.remaining().black, Duration::ZERO);
+    assert_eq!(h.count(is_over), 1);
+    // The action was not played, and nothing more is.
+    assert_eq!(h.core.game_view(h.now).unwrap().moves, ["e3"]);
+    assert!(h.act(&b, "a5").is_err());
+}
+
 // ---- Any sequence of inputs keeps the invariants ----
 
 #[derive(Debug, Clone)]
@@ -830,7 +848,8 @@ fn a_restored_game_over_at_the_board_stores_its_result_then_announces_it() {
         at: start,
         wall_ms: 5,
     };
-    let mut core = Core::restore(&stored_game(actions), false, now).unwrap();
+    let mut core =
+        Core::restore(&stored_game(actions), false, &BotAccounts::default(), now).unwrap();
     assert!(core.game_view(start).unwrap().legal.is_empty());
     assert_eq!(core.deadline(), Some(start), "due at once");
     let Some(Decision::Commit(Commit::Game {
@@ -870,7 +889,7 @@ fn a_restored_game_charges_nobody_until_the_player_to_act_is_back() {
         at: start + S(s),
         wall_ms: 0,
     };
-    let mut core = Core::restore(&stored, false, now(0)).unwrap();
+    let mut core = Core::restore(&stored, false, &BotAccounts::default(), now(0)).unwrap();
     assert_eq!(core.game().unwrap().takebacks.white, 1);
     assert_eq!(
         core.deadline().map(|d| d > start + S(60)),
