@@ -570,7 +570,6 @@ async fn finished(app: &App, id: &str) -> Result<(StoredGame, GameResult), ApiEr
     }
 }
 
-/// The record of a finished game as the archive gives it (bot accounts flagged).
 /// The bot accounts seated at `game`.
 async fn seat_bots(app: &App, game: &StoredGame) -> Result<BotAccounts, ApiError> {
     BotAccounts::of(app.ctx.store.as_ref(), [&game.game])
@@ -578,6 +577,7 @@ async fn seat_bots(app: &App, game: &StoredGame) -> Result<BotAccounts, ApiError
         .map_err(|e| ApiError::store(&e))
 }
 
+/// The record of a finished game as the archive gives it (bot accounts flagged).
 fn record_text(game: &StoredGame, bots: &BotAccounts) -> Result<String, ApiError> {
     crate::export::archive_record(game, bots.seats(&game.game))
         .map(|r| r.to_string())
