@@ -51,9 +51,12 @@ export async function sitDown(page: Page, color: Color): Promise<string> {
 }
 
 /** Two guests at a new table (white created it), both seated; the game not started. */
-export async function seatedPair(browser: Browser): Promise<{ white: Player; black: Player; whiteName: string }> {
-  const white = await newPlayer(browser);
-  const black = await newPlayer(browser);
+export async function seatedPair(
+  browser: Browser,
+  options: BrowserContextOptions = {},
+): Promise<{ white: Player; black: Player; whiteName: string }> {
+  const white = await newPlayer(browser, options);
+  const black = await newPlayer(browser, options);
   await white.page.getByTestId("create-table").click();
   const table = await tableIdOf(white.page);
   const whiteName = await sitDown(white.page, "white");
@@ -177,8 +180,12 @@ export async function typeInChat(page: Page, text: string): Promise<void> {
 }
 
 /** A new guest who registers an account (`<prefix><digits>`), back on the lobby. */
-export async function registered(browser: Browser, prefix: string): Promise<{ player: Player; name: string }> {
-  const player = await newPlayer(browser, { viewport: { width: 1366, height: 768 } });
+export async function registered(
+  browser: Browser,
+  prefix: string,
+  options: BrowserContextOptions = {},
+): Promise<{ player: Player; name: string }> {
+  const player = await newPlayer(browser, { viewport: { width: 1366, height: 768 }, ...options });
   const { page } = player;
   const name = `${prefix}${Date.now() % 1_000_000}`;
   await page.goto("/#/account");

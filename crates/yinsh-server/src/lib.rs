@@ -79,6 +79,10 @@ pub struct Config {
     /// The site is served over HTTPS (behind a TLS proxy): session cookies carry
     /// `Secure`, so a browser never sends them over plain HTTP.
     pub secure_cookies: bool,
+    /// Addresses of reverse proxies in front of the server: a request from one of
+    /// them counts as coming from the last address of its `X-Forwarded-For` (the one
+    /// the proxy saw) for the log-in limits. From anyone else the header is ignored.
+    pub trusted_proxies: Vec<std::net::IpAddr>,
     /// Engines for `/bot`; `None` refuses the command.
     pub bots: Option<BotFactory>,
     /// The most tables open at once.
@@ -128,6 +132,7 @@ impl Default for Config {
             static_dir: None,
             embedded: None,
             secure_cookies: false,
+            trusted_proxies: Vec::new(),
             bots: Some(builtin_bots()),
             max_tables: 10_000,
             max_message: 16 * 1024,
@@ -154,6 +159,7 @@ impl std::fmt::Debug for Config {
             .field("static_dir", &self.static_dir)
             .field("embedded", &self.embedded.is_some())
             .field("secure_cookies", &self.secure_cookies)
+            .field("trusted_proxies", &self.trusted_proxies)
             .field("bots", &self.bots.is_some())
             .field("max_tables", &self.max_tables)
             .field("max_message", &self.max_message)

@@ -47,6 +47,11 @@ pub struct ServeArgs {
     /// `Secure` (docs/deploy.md).
     #[arg(long)]
     secure_cookies: bool,
+    /// A reverse proxy in front of the server (repeatable): a request from this
+    /// address counts as coming from the client address the proxy writes in
+    /// `X-Forwarded-For` (log-in limits; docs/deploy.md).
+    #[arg(long, value_name = "ADDRESS")]
+    trusted_proxy: Vec<std::net::IpAddr>,
     /// Engine searches for the analysis board that may run at once, one thread each
     /// (0: no live engine).
     #[arg(long, default_value_t = 1, value_name = "N")]
@@ -93,6 +98,7 @@ async fn serve(args: &ServeArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         worker_key: args.worker_key.clone().filter(|k| !k.is_empty()),
         live_engines: args.live_engines,
         secure_cookies: args.secure_cookies,
+        trusted_proxies: args.trusted_proxy.clone(),
         live_time: std::time::Duration::from_secs(args.live_time),
         ..yinsh_server::Config::default()
     };

@@ -2,6 +2,8 @@
 //! list and end one's sessions. JSON in and out, same-origin only for changes, the
 //! session cookie as for guests.
 
+use std::net::IpAddr;
+
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, State};
 use axum::http::header::{RETRY_AFTER, SET_COOKIE};
@@ -98,9 +100,27 @@ pub(super) fn read_body<T>(
     })
 }
 
-/// The address a request came from, for the log-in limits ("" when unknown).
-fn address(peer: Option<Extension<Peer>>) -> String {
-    peer.map_or_else(String::new, |Extension(Peer(a))| a.ip().to_string())
+/// The address a request came from, for the log-in limits ("" when unknown): the
+/// peer's, or behind a trusted proxy the last one of `X-Forwarded-For` (the address
+/// the proxy itself saw; the ones before it are the client's word and not trusted).
+fn address(peer: Option<Extension<Peer>>, headers: &HeaderMap, trusted: &[IpAddr]) -> String {
+    let Some(Extension(Peer(peer))) = peer else {
+        return String::new();
+    };
+    let peer = peer.ip();
+    if trusted.contains(&peer) {
+        let forwarded = headers
+            .get_all("x-forwarded-for")
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .flat_map(|v| v.split(','))
+            .next_back()
+            .and_then(|a| a.trim().parse::<IpAddr>().ok());
+        if let Some(client) = forwarded {
+            return client.to_string();
+        }
+    }
+    peer.to_string()
 }
 
 /// Hashes off the async threads (argon2 takes tens of milliseconds on purpose).
@@ -215,7 +235,7 @@ async fn login(
         Ok(b) => b,
         Err(e) => return e.into_response(),
     };
-    let addr = address(peer);
+    let addr = address(peer, &headers, &app.config.trusted_proxies);
     let now = Instant::now();
     if let Some(until) = app.failures.blocked_until(&form.name, &addr, now) {
         return too_many(until - now);
@@ -341,7 +361,7 @@ async fn change_password(
         Ok(found) => found,
         Err(e) => return e.into_response(),
     };
-    let addr = address(peer);
+    let addr = address(peer, &headers, &app.config.trusted_proxies);
     let now = Instant::now();
     if let Some(until) = app.failures.blocked_until(&player.name, &addr, now) {
         return too_many(until - now);
@@ -468,5 +488,45 @@ async fn end_session(
             Json(serde_json::json!({})).into_response()
         }
         Err(e) => ApiError::store(&e).into_response(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn from(peer: &str, forwarded: &[&str], trusted: &[&str]) -> String {
+        let mut headers = HeaderMap::new();
+        for f in forwarded {
+            headers.append("x-forwarded-for", HeaderValue::from_str(f).unwrap());
+        }
+        let trusted: Vec<IpAddr> = trusted.iter().map(|a| a.parse().unwrap()).collect();
+        let peer = Extension(Peer(format!("{peer}:4000").parse().unwrap()));
+        address(Some(peer), &headers, &trusted)
+    }
+
+    #[test]
+    fn a_trusted_proxy_names_the_client_and_nobody_else_can() {
+        // Without a trusted proxy the header is anybody's word: ignored.
+        assert_eq!(from("203.0.113.9", &["10.1.1.1"], &[]), "203.0.113.9");
+        assert_eq!(
+            from("203.0.113.9", &["10.1.1.1"], &["127.0.0.1"]),
+            "203.0.113.9"
+        );
+        // From the proxy: the last address, the one the proxy saw (what a client put
+        // before it is not trusted).
+        assert_eq!(from("127.0.0.1", &["10.1.1.1"], &["127.0.0.1"]), "10.1.1.1");
+        assert_eq!(
+            from("127.0.0.1", &["6.6.6.6, 10.1.1.1"], &["127.0.0.1"]),
+            "10.1.1.1"
+        );
+        assert_eq!(
+            from("127.0.0.1", &["6.6.6.6", "2001:db8::1"], &["127.0.0.1"]),
+            "2001:db8::1"
+        );
+        // A proxy that sent none, or nonsense: its own address.
+        assert_eq!(from("127.0.0.1", &[], &["127.0.0.1"]), "127.0.0.1");
+        assert_eq!(from("127.0.0.1", &["unknown"], &["127.0.0.1"]), "127.0.0.1");
+        assert_eq!(address(None, &HeaderMap::new(), &[]), "");
     }
 }
