@@ -1,12 +1,13 @@
 import { execSync } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { defineConfig } from "@playwright/test";
 
 // Browser tests against the real server: `yinsh serve` (the binary cargo built, debug
-// unless YINSH_BIN says otherwise) on a free port with a fresh SQLite file, serving the
-// client built into it (client/dist). Debian's Chromium drives the pages (no browser downloads).
+// unless YINSH_BIN says otherwise: scripts/test gives the release-built one) on a free
+// port with a fresh SQLite file, started in an empty folder and serving the client built
+// into it (client/dist). Debian's Chromium drives the pages (no browser downloads).
 
 // This file is read again by every worker process: the port and the database are chosen
 // once, by the runner, and handed down to the workers in the environment (a port drawn
@@ -15,9 +16,11 @@ process.env.E2E_PORT ??= execSync(
   `node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"`,
 ).toString().trim();
 process.env.E2E_DB ??= join(mkdtempSync(join(tmpdir(), "yinsh-e2e-")), "e2e.db");
+// The server's working directory: empty, so that it finds no client/dist nor yinsh.db there.
+process.env.E2E_CWD ??= mkdtempSync(join(tmpdir(), "yinsh-e2e-cwd-"));
 const port = Number(process.env.E2E_PORT);
 const db = process.env.E2E_DB;
-const bin = process.env.YINSH_BIN ?? "../target/debug/yinsh";
+const bin = resolve(process.env.YINSH_BIN ?? "../target/debug/yinsh");
 const chromium = process.env.CHROMIUM ?? execSync("command -v chromium || command -v chromium-browser").toString().trim();
 
 export default defineConfig({
@@ -51,7 +54,8 @@ export default defineConfig({
     // A shallow analysis: the debug build's engine is slow, and the tests need it done in seconds.
     // No --static-dir: the binary serves the client built into it (a debug build reads
     // client/dist from the disk, a release build carries it inside).
-    command: `${bin} serve --bind 127.0.0.1:${port} --database-url "sqlite://${db}?mode=rwc" --analysis-depth 2`,
+    command: `"${bin}" serve --bind 127.0.0.1:${port} --database-url "sqlite://${db}?mode=rwc" --analysis-depth 2`,
+    cwd: process.env.E2E_CWD,
     url: `http://127.0.0.1:${port}/api/health`,
     reuseExistingServer: false,
     timeout: 120_000,
