@@ -190,7 +190,11 @@ ply?: number, } | { "type": "ping" } | { "type": "seek",
 /**
  * The game sought.
  */
-options: TableOptions, } | { "type": "cancel_seek" } | { "type": "accept_seek", 
+options: TableOptions, 
+/**
+ * Bot accounts may be paired with this seek too (they are not otherwise).
+ */
+bots?: boolean, } | { "type": "cancel_seek" } | { "type": "accept_seek", 
 /**
  * The seek's id.
  */
@@ -293,7 +297,11 @@ ply?: number, } | { "type": "ping" } | { "type": "seek",
 /**
  * The game sought.
  */
-options: TableOptions, } | { "type": "cancel_seek" } | { "type": "accept_seek", 
+options: TableOptions, 
+/**
+ * Bot accounts may be paired with this seek too (they are not otherwise).
+ */
+bots?: boolean, } | { "type": "cancel_seek" } | { "type": "accept_seek", 
 /**
  * The seek's id.
  */
@@ -351,7 +359,11 @@ provisional?: boolean,
 /**
  * The game sought.
  */
-options: TableOptions, };
+options: TableOptions, 
+/**
+ * The seek welcomes bot accounts (a bot's own seek always does).
+ */
+bots?: boolean, };
 
 export type ChallengeView = { 
 /**

@@ -324,6 +324,8 @@ export const de: Record<Key, string> = {
   "meet.casual": "Ungewertet",
   "meet.rated": "Gewertet",
   "meet.ratedGuest": "Gewertete Partien sind für registrierte Spieler.",
+  "meet.bots": "Auch Bots",
+  "meet.botsHint": "Paare mich auch mit Bot-Konten (Programmen, die hier spielen)",
   "meet.speed.bullet": "Bullet",
   "meet.speed.quick": "Flott",
   "meet.speed.rapid": "Schnell",

@@ -322,6 +322,8 @@ export const en = {
   "meet.casual": "Casual",
   "meet.rated": "Rated",
   "meet.ratedGuest": "Rated games are for registered players.",
+  "meet.bots": "Bots too",
+  "meet.botsHint": "Also pair me with bot accounts (programs that play here)",
   "meet.speed.bullet": "Bullet",
   "meet.speed.quick": "Quick",
   "meet.speed.rapid": "Rapid",

@@ -324,6 +324,8 @@ export const nl: Record<Key, string> = {
   "meet.casual": "Vrijblijvend",
   "meet.rated": "Met rating",
   "meet.ratedGuest": "Partijen met rating zijn voor geregistreerde spelers.",
+  "meet.bots": "Ook bots",
+  "meet.botsHint": "Koppel me ook aan bot-accounts (programma's die hier spelen)",
   "meet.speed.bullet": "Bullet",
   "meet.speed.quick": "Vlot",
   "meet.speed.rapid": "Snel",

@@ -324,6 +324,8 @@ export const pl: Record<Key, string> = {
   "meet.casual": "Towarzyska",
   "meet.rated": "Rankingowa",
   "meet.ratedGuest": "Partie rankingowe są dla zarejestrowanych graczy.",
+  "meet.bots": "Także boty",
+  "meet.botsHint": "Paruj mnie także z kontami botów (programami, które tu grają)",
   "meet.speed.bullet": "Bullet",
   "meet.speed.quick": "Krótkie",
   "meet.speed.rapid": "Szybkie",

@@ -32,14 +32,16 @@ const PREFS = "yinsh.quick";
 interface Prefs {
   variant: VariantName;
   rated: boolean;
+  /** Bot accounts may be paired with my seeks. */
+  bots: boolean;
 }
 
 function loadPrefs(): Prefs {
   try {
     const p = JSON.parse(localStorage.getItem(PREFS) ?? "{}") as Partial<Prefs>;
-    return { variant: p.variant === "blitz" ? "blitz" : "standard", rated: p.rated === true };
+    return { variant: p.variant === "blitz" ? "blitz" : "standard", rated: p.rated === true, bots: p.bots === true };
   } catch {
-    return { variant: "standard", rated: false };
+    return { variant: "standard", rated: false, bots: false };
   }
 }
 
@@ -140,6 +142,14 @@ export function quickPairing(conn: Connection): { el: HTMLElement; destroy: () =
       render();
     },
   );
+  // Bots are paired only with people who say so (the server's rule too).
+  const botsBox = h("input", { type: "checkbox", "data-testid": "quick-bots" }) as HTMLInputElement;
+  botsBox.checked = prefs.bots;
+  botsBox.addEventListener("change", () => {
+    prefs.bots = botsBox.checked;
+    savePrefs(prefs);
+  });
+  const botsSwitch = h("label", { class: "quick-bots", title: t("meet.botsHint") }, botsBox, " ", t("meet.bots"));
   const guestNote = h(
     "p",
     { class: "quick-note", "data-testid": "quick-rated-note", hidden: true },
@@ -213,7 +223,7 @@ export function quickPairing(conn: Connection): { el: HTMLElement; destroy: () =
     tracker.sent(options, Date.now());
     render();
     try {
-      await conn.request({ type: "seek", options });
+      await conn.request(prefs.bots ? { type: "seek", options, bots: true } : { type: "seek", options });
       tracker.answered(true);
     } catch (e) {
       tracker.answered(false);
@@ -321,7 +331,7 @@ export function quickPairing(conn: Connection): { el: HTMLElement; destroy: () =
         "div",
         { class: "quick-head" },
         h("h2", {}, t("meet.quickTitle")),
-        h("div", { class: "quick-switches" }, variantSwitch.el, modeSwitch.el),
+        h("div", { class: "quick-switches" }, variantSwitch.el, modeSwitch.el, botsSwitch),
       ),
       guestNote,
       h("div", { class: "quick-grid", "data-testid": "presets" }, presetButtons, customButton),

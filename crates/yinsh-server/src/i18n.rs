@@ -225,7 +225,9 @@ fn en_refusal(r: &Refusal) -> &'static str {
         Refusal::OwnSeek => "That is your own seek.",
         Refusal::NoChallenge => "That challenge is gone: accepted, declined or withdrawn.",
         Refusal::BadPosition => "That is not a legal position string (see the notation page).",
-        Refusal::BotPairing => "Bot accounts do not use quick pairing: people challenge them.",
+        Refusal::BotPairing => {
+            "A bot account is paired only with players whose seek welcomes bots."
+        }
         Refusal::OwnChallenge => "You cannot challenge yourself.",
         Refusal::PlayerOffline { .. } => "Nobody called {name} is online.",
         Refusal::TooManyChallenges { .. } => {
@@ -303,7 +305,7 @@ fn nl_refusal(r: &Refusal) -> &'static str {
         Refusal::NoChallenge => "Die uitdaging is weg: aangenomen, afgewezen of ingetrokken.",
         Refusal::BadPosition => "Dat is geen geldige stellingsnotatie (zie de notatiepagina).",
         Refusal::BotPairing => {
-            "Bot-accounts gebruiken geen snelle koppeling: spelers dagen ze uit."
+            "Een bot-account wordt alleen gekoppeld aan spelers die in hun zoekverzoek bots toelaten."
         }
         Refusal::OwnChallenge => "Je kunt jezelf niet uitdagen.",
         Refusal::PlayerOffline { .. } => "Er is niemand online die {name} heet.",
@@ -382,7 +384,7 @@ fn pl_refusal(r: &Refusal) -> &'static str {
         Refusal::NoChallenge => "To wyzwanie już nie istnieje: przyjęte, odrzucone albo wycofane.",
         Refusal::BadPosition => "To nie jest poprawny zapis pozycji (zob. stronę o notacji).",
         Refusal::BotPairing => {
-            "Konta botów nie korzystają z szybkiego parowania: to gracze je wyzywają."
+            "Konto bota jest parowane tylko z graczami, którzy w swoim zgłoszeniu dopuszczają boty."
         }
         Refusal::OwnChallenge => "Nie możesz wyzwać samego siebie.",
         Refusal::PlayerOffline { .. } => "Nikt o nazwie {name} nie jest teraz online.",
@@ -471,7 +473,7 @@ fn de_refusal(r: &Refusal) -> &'static str {
             "Das ist keine gültige Stellungsnotation (siehe die Notationsseite)."
         }
         Refusal::BotPairing => {
-            "Bot-Konten nutzen keine Schnellpaarung: Spieler fordern sie heraus."
+            "Ein Bot-Konto wird nur mit Spielern gepaart, deren Suche Bots zulässt."
         }
         Refusal::OwnChallenge => "Du kannst dich nicht selbst herausfordern.",
         Refusal::PlayerOffline { .. } => "Niemand namens {name} ist online.",

@@ -9,6 +9,10 @@
 //!
 //! Both live in memory only, like the connections they belong to: a seek ends when its
 //! connection closes, a challenge when its challenger has no connection left.
+//!
+//! Bot accounts seek too (`POST /api/bot/seek`), but a bot is paired with a person only
+//! when the person's seek welcomes bots (`bots`), or the person accepts the bot's seek
+//! from the lobby; bots pair with each other freely.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -49,6 +53,8 @@ struct Seek {
     rating: f64,
     provisional: bool,
     since: Instant,
+    /// Bot accounts may be paired with it (always so for a bot's own seek).
+    bots: bool,
 }
 
 impl Seek {
@@ -60,6 +66,7 @@ impl Seek {
             rating: registered.then_some(self.rating.round() as i32),
             provisional: registered && self.provisional,
             options: self.options.clone(),
+            bots: self.bots,
         }
     }
 
@@ -72,6 +79,10 @@ impl Seek {
     /// Whether this seek and `other` make a game at `now`.
     fn matches(&self, other: &Seek, now: Instant) -> bool {
         if self.player.id == other.player.id || self.options != other.options {
+            return false;
+        }
+        // A bot only with a seek that welcomes bots.
+        if (other.player.bot && !self.bots) || (self.player.bot && !other.bots) {
             return false;
         }
         if !self.options.rated {
@@ -220,17 +231,17 @@ impl Meet {
         }
     }
 
-    /// `conn` seeks a game with `options`.
+    /// `conn` seeks a game with `options`; with bot accounts too when `bots` (a bot's
+    /// own seek always welcomes bots).
     pub async fn seek(
         &self,
         ctx: &Ctx,
         conn: &Conn,
         options: &TableOptions,
+        bots: bool,
     ) -> Result<Msg, Refusal> {
         let player = conn.player.clone();
-        if player.bot {
-            return Err(Refusal::BotPairing);
-        }
+        let bots = bots || player.bot;
         let options = seek_options(options)?;
         if options.rated && is_guest_name(&player.name) {
             return Err(Refusal::RatedGuest);
@@ -244,6 +255,7 @@ impl Meet {
             rating,
             provisional,
             since: Instant::now(),
+            bots,
         };
         let replaced = {
             let mut state = self.state();
@@ -275,6 +287,11 @@ impl Meet {
         Ok(Msg::new("seeking"))
     }
 
+    /// Whether connection `conn` has a seek standing.
+    pub fn seeking(&self, conn: u64) -> bool {
+        self.state().seeks.iter().any(|s| s.conn == conn)
+    }
+
     /// `player` stops seeking.
     pub fn cancel_seek(&self, ctx: &Ctx, player: &Player) -> Result<Msg, Refusal> {
         let ids = self.remove_seeks(|s| s.player.id == player.id);
@@ -297,11 +314,9 @@ impl Meet {
         ids
     }
 
-    /// `conn`'s player accepts the seek `id`: paired at once.
+    /// `conn`'s player accepts the seek `id`: paired at once. A person may accept a
+    /// bot's seek (that is their choice); a bot only a seek that welcomes bots.
     pub async fn accept_seek(&self, ctx: &Ctx, conn: &Conn, id: &str) -> Result<Msg, Refusal> {
-        if conn.player.bot {
-            return Err(Refusal::BotPairing);
-        }
         let seek = {
             let mut state = self.state();
             let i = state
@@ -312,6 +327,9 @@ impl Meet {
             let seek = &state.seeks[i];
             if seek.player.id == conn.player.id {
                 return Err(Refusal::OwnSeek);
+            }
+            if conn.player.bot && !seek.bots {
+                return Err(Refusal::BotPairing);
             }
             if seek.options.rated && is_guest_name(&conn.player.name) {
                 return Err(Refusal::RatedGuest);
@@ -608,7 +626,33 @@ mod tests {
             rating,
             provisional: false,
             since,
+            bots: false,
         }
+    }
+
+    #[test]
+    fn bots_are_paired_with_people_who_welcome_them_and_with_each_other() {
+        let t0 = Instant::now();
+        let bot = |id: &str, player: i64| {
+            let mut s = seek(id, player, false, 1500.0, t0);
+            s.player.bot = true;
+            s.bots = true;
+            s
+        };
+        let person = seek("p", 1, false, 1500.0, t0);
+        let welcoming = Seek {
+            bots: true,
+            ..seek("w", 2, false, 1500.0, t0)
+        };
+        assert!(!person.matches(&bot("b", 3), t0));
+        assert!(!bot("b", 3).matches(&person, t0));
+        assert!(welcoming.matches(&bot("b", 3), t0));
+        assert!(bot("b", 3).matches(&welcoming, t0));
+        assert!(bot("b", 3).matches(&bot("c", 4), t0));
+        // People with people, whether they welcome bots or not.
+        assert!(person.matches(&welcoming, t0));
+        // Waiting longer changes nothing.
+        assert!(!person.matches(&bot("b", 3), t0 + Duration::from_secs(600)));
     }
 
     #[test]

@@ -299,6 +299,10 @@ pub enum Request {
     Seek {
         /// The game sought.
         options: TableOptions,
+        /// Bot accounts may be paired with this seek too (they are not otherwise).
+        #[ts(as = "Option<bool>", optional)]
+        #[serde(default)]
+        bots: bool,
     },
     /// Cancels the player's seek.
     CancelSeek,
@@ -371,6 +375,10 @@ pub struct SeekView {
     pub provisional: bool,
     /// The game sought.
     pub options: TableOptions,
+    /// The seek welcomes bot accounts (a bot's own seek always does).
+    #[ts(as = "Option<bool>", optional)]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub bots: bool,
 }
 
 /// A challenge, as its two players see it.

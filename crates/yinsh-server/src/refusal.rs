@@ -125,7 +125,7 @@ pub enum Refusal {
     NoChallenge,
     /// A position string that describes no legal position (`analyse`).
     BadPosition,
-    /// A bot account seeking or taking a seek: bots play people who challenge them.
+    /// A bot account taking a seek that does not welcome bots.
     BotPairing,
     /// One's own challenge cannot be accepted, nor oneself challenged.
     OwnChallenge,

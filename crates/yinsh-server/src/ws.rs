@@ -556,11 +556,11 @@ impl Connection {
                 return Ok(());
             }
             Request::Chat { table, text } => (table, TableRequest::Chat(text)),
-            Request::Seek { options } => {
+            Request::Seek { options, bots } => {
                 let msg = self
                     .ctx
                     .meet
-                    .seek(&self.ctx, &self.conn, &options)
+                    .seek(&self.ctx, &self.conn, &options, bots)
                     .await
                     .map_err(|r| (None, r))?;
                 self.reply(id, None, msg);

@@ -1,7 +1,8 @@
 //! The bot API with the real server: an account with an API token becomes a bot, follows
 //! its events over NDJSON, is challenged by a person over the WebSocket, accepts,
 //! streams the game and plays it through HTTP — with the table's own checks — chats
-//! and resigns; bots stay out of quick pairing; the board API is for people. A bot
+//! and resigns; bots seek, paired only with people who welcome bots; the board API is
+//! for people. A bot
 //! plays a whole rated game against a person; a late move loses on time; a bot's seat
 //! is still marked BOT after a restart.
 
@@ -23,9 +24,27 @@ struct Lines {
 
 impl Lines {
     async fn open(addr: SocketAddr, path: &str, token: &str) -> (u16, Lines) {
+        Lines::request(addr, "GET", path, token, "").await
+    }
+
+    /// `POST path` with a form body, read as a stream.
+    async fn post(addr: SocketAddr, path: &str, token: &str, form: &str) -> (u16, Lines) {
+        Lines::request(addr, "POST", path, token, form).await
+    }
+
+    async fn request(
+        addr: SocketAddr,
+        method: &str,
+        path: &str,
+        token: &str,
+        form: &str,
+    ) -> (u16, Lines) {
         let mut s = TcpStream::connect(addr).await.unwrap();
-        let req =
-            format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nAuthorization: Bearer {token}\r\n\r\n");
+        let req = format!(
+            "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nAuthorization: Bearer {token}\r\n\
+             Content-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\n\r\n{form}",
+            form.len()
+        );
         s.write_all(req.as_bytes()).await.unwrap();
         let mut reader = BufReader::new(s);
         let mut status = String::new();
@@ -237,18 +256,11 @@ async fn bot_plays(server: &TestServer) {
     let finish = events.until("gameFinish").await;
     assert_eq!(finish["game"]["id"], table);
 
-    // Bob played a game: no bot for him. And a bot stays out of quick pairing.
+    // Bob played a game: no bot for him.
     let (status, body) = post(server, &bob_token, "/api/bot/account/upgrade", "").await;
     assert_eq!(status, 400, "{body}");
-    let mut robo_ws = Client::connect(server.addr, robo.cookie.as_deref()).await;
+    let robo_ws = Client::connect(server.addr, robo.cookie.as_deref()).await;
     assert_eq!(robo_ws.player.title.as_deref(), Some("BOT"));
-    let refused = robo_ws
-        .call(Request::Seek {
-            options: TableOptions::default(),
-        })
-        .await
-        .unwrap_err();
-    assert_eq!(refused.0, "bot_pairing");
 }
 
 #[tokio::test]
@@ -630,4 +642,119 @@ async fn a_bots_seat_keeps_its_mark_after_a_restart() {
     );
     assert_eq!(view.seats.white.unwrap().title, None);
     assert_eq!(view.game.unwrap().moves, ["e5", "f6"]);
+}
+
+/// The seeks the lobby lists now (a new watcher's snapshot).
+async fn seeks(server: &TestServer) -> Vec<yinsh_server::protocol::SeekView> {
+    let mut watcher = server.client().await;
+    watcher.send(Request::Lobby).await;
+    watcher
+        .until(|m| match m {
+            ServerMessage::Lobby { seeks, .. } => Some(seeks.clone()),
+            _ => None,
+        })
+        .await
+}
+
+#[tokio::test]
+async fn a_bot_seeks_and_is_paired_only_with_people_who_welcome_bots() {
+    let server = TestServer::start().await;
+    let (robo, token) = account(&server, "Robo", &["bot:play"]).await;
+    assert_eq!(
+        post(&server, &token, "/api/bot/account/upgrade", "")
+            .await
+            .0,
+        200
+    );
+    // A seek asks for a clock and says what it means.
+    for form in ["", "time=0", "time=3&rated=maybe", "time=3&variant=giant"] {
+        let (status, body) = post(&server, &token, "/api/bot/seek", form).await;
+        assert_eq!(status, 400, "{form}: {body}");
+    }
+    let timed = TableOptions {
+        time: Some(yinsh_server::protocol::TimeSetting {
+            minutes: 3,
+            increment: 2,
+        }),
+        ..TableOptions::default()
+    };
+    // Ann seeks 3+2 without welcoming bots; the bot seeks the same game: both stand.
+    let (ann_browser, _) = account(&server, "Ann", &["board:play"]).await;
+    let mut ann = Client::connect(server.addr, ann_browser.cookie.as_deref()).await;
+    ann.call(Request::Seek {
+        options: timed.clone(),
+        bots: false,
+    })
+    .await
+    .unwrap();
+    let (status, mut seeking) =
+        Lines::post(server.addr, "/api/bot/seek", &token, "time=3&increment=2").await;
+    assert_eq!(status, 200);
+    let listed = seeks(&server).await;
+    assert_eq!(listed.len(), 2, "{listed:?}");
+    let bot_seek = listed.iter().find(|s| s.player.name == "Robo").unwrap();
+    assert_eq!(bot_seek.player.title.as_deref(), Some("BOT"));
+    assert!(bot_seek.bots);
+    // The bot cannot take Ann's seek either (over its WebSocket, as a page would).
+    let ann_seek = listed.iter().find(|s| s.player.name == "Ann").unwrap();
+    let mut robo_ws = Client::connect(server.addr, robo.cookie.as_deref()).await;
+    let refused = robo_ws
+        .call(Request::AcceptSeek {
+            seek: ann_seek.id.clone(),
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(refused.0, "bot_pairing");
+
+    // Ann welcomes bots: paired at once, and the bot's seek ends with the game's start.
+    ann.call(Request::Seek {
+        options: timed.clone(),
+        bots: true,
+    })
+    .await
+    .unwrap();
+    let (table, color) = ann
+        .until(|m| match m {
+            ServerMessage::Paired { table, color } => Some((table.clone(), *color)),
+            _ => None,
+        })
+        .await;
+    let start = seeking.until("gameStart").await;
+    assert_eq!(start["game"]["id"], table);
+    assert_ne!(start["game"]["color"], serde_json::to_value(color).unwrap());
+    assert_eq!(seeking.next().await, None, "the seek's stream ends");
+    let (_, mut game) = Lines::open(
+        server.addr,
+        &format!("/api/bot/game/stream/{table}"),
+        &token,
+    )
+    .await;
+    let full = game.until("gameFull").await;
+    assert_eq!(full["state"]["status"], "started", "{full}");
+    assert!(seeks(&server).await.is_empty());
+
+    // A person may take a bot's seek from the lobby: that is their choice.
+    let (bea_browser, _) = account(&server, "Bea", &["board:play"]).await;
+    let mut bea = Client::connect(server.addr, bea_browser.cookie.as_deref()).await;
+    let (_, mut seeking) =
+        Lines::post(server.addr, "/api/bot/seek", &token, "time=3&increment=2").await;
+    let listed = seeks(&server).await;
+    assert_eq!(listed.len(), 1, "{listed:?}");
+    bea.call(Request::AcceptSeek {
+        seek: listed[0].id.clone(),
+    })
+    .await
+    .unwrap();
+    let start = seeking.until("gameStart").await;
+    assert_ne!(start["game"]["id"], table);
+
+    // Closing the stream withdraws the seek.
+    let (_, seeking) = Lines::post(server.addr, "/api/bot/seek", &token, "time=5").await;
+    assert_eq!(seeks(&server).await.len(), 1);
+    drop(seeking);
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    while !seeks(&server).await.is_empty() {
+        assert!(tokio::time::Instant::now() < deadline, "the seek stands");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
 }

@@ -104,7 +104,14 @@ async fn quick_pairing() {
         (TableOptions::default(), "bad_option"),
         (timed(3, 2, true), "rated_guest"),
     ] {
-        let (answer, _) = call(&mut g1, Request::Seek { options }).await;
+        let (answer, _) = call(
+            &mut g1,
+            Request::Seek {
+                options,
+                bots: false,
+            },
+        )
+        .await;
         assert_eq!(answer.unwrap_err(), code);
     }
     // Two casual seeks of the same game are paired at once, colours opposite.
@@ -112,6 +119,7 @@ async fn quick_pairing() {
         &mut g1,
         Request::Seek {
             options: timed(3, 2, false),
+            bots: false,
         },
     )
     .await;
@@ -128,6 +136,7 @@ async fn quick_pairing() {
         &mut g2,
         Request::Seek {
             options: timed(3, 2, false),
+            bots: false,
         },
     )
     .await;
@@ -153,6 +162,7 @@ async fn quick_pairing() {
         &mut ann,
         Request::Seek {
             options: timed(5, 0, true),
+            bots: false,
         },
     )
     .await;
@@ -211,6 +221,7 @@ async fn quick_pairing() {
         &mut g2,
         Request::Seek {
             options: timed(1, 0, false),
+            bots: false,
         },
     )
     .await;
@@ -224,6 +235,7 @@ async fn quick_pairing() {
         &mut g3,
         Request::Seek {
             options: timed(1, 0, false),
+            bots: false,
         },
     )
     .await;

@@ -57,12 +57,30 @@ pub(super) fn routes() -> Router<App> {
         .route("/api/stream/event", get(event_stream))
         .route("/api/challenge/{id}/accept", post(accept))
         .route("/api/challenge/{id}/decline", post(decline))
+        .route("/api/bot/seek", post(bot_seek))
+        .route("/api/board/seek", post(board_seek))
         .route("/api/bot/game/stream/{id}", get(bot_stream))
         .route("/api/board/game/stream/{id}", get(board_stream))
         .route("/api/bot/game/{id}/move/{action}", post(bot_act))
         .route("/api/board/game/{id}/move/{action}", post(board_act))
         .route("/api/bot/game/{id}/{what}", post(bot_command))
         .route("/api/board/game/{id}/{what}", post(board_command))
+}
+
+async fn bot_seek(
+    app: State<App>,
+    headers: HeaderMap,
+    form: Result<Form<SeekForm>, FormRejection>,
+) -> Response {
+    seek(app, headers, form, Api::Bot).await
+}
+
+async fn board_seek(
+    app: State<App>,
+    headers: HeaderMap,
+    form: Result<Form<SeekForm>, FormRejection>,
+) -> Response {
+    seek(app, headers, form, Api::Board).await
 }
 
 async fn bot_stream(app: State<App>, headers: HeaderMap, id: Path<String>) -> Response {
@@ -366,6 +384,120 @@ async fn event_stream(State(app): State<App>, headers: HeaderMap) -> Response {
         }
         let last = ctx.online.remove(player.id, conn.id);
         ctx.meet.closed(&ctx, &player, conn.id, last);
+    });
+    ndjson(lines)
+}
+
+/// The game sought by `POST /api/{bot|board}/seek` (form fields, lichess's names):
+/// `time` (minutes, needed: quick pairing is timed), `increment` (seconds), `rated`,
+/// `variant`, and on the board API `bots` (a person's seek welcomes bot accounts).
+#[derive(Debug, Default, Deserialize)]
+pub(super) struct SeekForm {
+    #[serde(default)]
+    time: Option<u32>,
+    #[serde(default)]
+    increment: Option<u32>,
+    #[serde(default)]
+    rated: Option<String>,
+    #[serde(default)]
+    variant: Option<String>,
+    #[serde(default)]
+    bots: Option<String>,
+}
+
+fn boolean(name: &str, value: Option<&str>) -> Result<bool, String> {
+    match value {
+        None | Some("false") => Ok(false),
+        Some("true") => Ok(true),
+        Some(other) => Err(format!("{name} is true or false, not '{other}'")),
+    }
+}
+
+impl SeekForm {
+    /// The game it seeks and whether it welcomes bots, or what is wrong with it.
+    fn options(&self) -> Result<(TableOptions, bool), String> {
+        let Some(minutes) = self.time.filter(|m| *m > 0) else {
+            return Err("time (minutes, at least 1) is needed: quick pairing is timed".to_owned());
+        };
+        let options = ChallengeForm {
+            rated: self.rated.clone(),
+            limit: Some(minutes.saturating_mul(60)),
+            increment: self.increment,
+            color: None,
+            variant: self.variant.clone(),
+        }
+        .options()?
+        .0;
+        Ok((options, boolean("bots", self.bots.as_deref())?))
+    }
+}
+
+/// `POST /api/{bot|board}/seek`: a seek for quick pairing, standing for as long as its
+/// response is read — keep-alive lines while it waits, then one `gameStart` line when
+/// it is paired, and the end. Closing the response withdraws it. A bot's seek pairs
+/// with other bots and with people whose seek welcomes bots (or who accept it from the
+/// lobby); a person's (board API) with bots only when `bots=true`.
+async fn seek(
+    State(app): State<App>,
+    headers: HeaderMap,
+    form: Result<Form<SeekForm>, FormRejection>,
+    api: Api,
+) -> Response {
+    let player = match player_for(&app, &headers, api).await {
+        Ok(player) => player,
+        Err(response) => return response,
+    };
+    let form = match form {
+        Ok(Form(form)) => form,
+        Err(FormRejection::InvalidFormContentType(_)) => SeekForm::default(),
+        Err(e) => return refused(StatusCode::BAD_REQUEST, e.body_text()),
+    };
+    let (options, bots) = match form.options() {
+        Ok(found) => found,
+        Err(why) => return refused(StatusCode::BAD_REQUEST, why),
+    };
+    let (conn, mut rx) = program_conn(&app, &player);
+    let ctx = app.ctx.clone();
+    // Online while it seeks: the pairing's `paired` comes to this connection too.
+    ctx.online.add(&conn);
+    let leave = move |ctx: &crate::Ctx, player: &Player, id: u64| {
+        let last = ctx.online.remove(player.id, id);
+        ctx.meet.closed(ctx, player, id, last);
+    };
+    if let Err(r) = ctx.meet.seek(&ctx, &conn, &options, bots).await {
+        leave(&ctx, &player, conn.id);
+        return refusal(&r);
+    }
+    let (out, lines) = mpsc::channel::<Bytes>(STREAM_QUEUE);
+    tokio::spawn(async move {
+        let mut keep =
+            tokio::time::interval_at(tokio::time::Instant::now() + KEEP_ALIVE, KEEP_ALIVE);
+        // A seek gone without a pairing (replaced by a newer one of the player's) ends
+        // the stream at the next keep-alive but one: a pairing's message may be on its way.
+        let mut gone = 0;
+        loop {
+            tokio::select! {
+                msg = rx.recv() => {
+                    let Some(text) = msg else { break };
+                    if let Ok(msg @ ServerMessage::Paired { .. }) = serde_json::from_str(&text) {
+                        let lines = event_lines(&msg, &mut Vec::new());
+                        for line in &lines {
+                            let _ = out.send(line_of(line)).await;
+                        }
+                        break;
+                    }
+                }
+                _ = keep.tick() => {
+                    gone = if ctx.meet.seeking(conn.id) { 0 } else { gone + 1 };
+                    if gone > 1 || out.send(Bytes::from_static(b"\n")).await.is_err() {
+                        break;
+                    }
+                }
+                () = conn.kick.notified() => break,
+                () = out.closed() => break,
+            }
+        }
+        leave(&ctx, &player, conn.id);
     });
     ndjson(lines)
 }
