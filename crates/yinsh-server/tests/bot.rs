@@ -235,6 +235,9 @@ async fn bot_plays(server: &TestServer) {
         200
     );
     assert_eq!(game.until("chatLine").await["text"], "good luck");
+    // A program's line is said as written, never taken for a command.
+    assert_eq!(post(server, &token, &chat, "text=%2Fresign").await.0, 200);
+    assert_eq!(game.until("chatLine").await["text"], "/resign");
 
     // Resigning ends the game, its stream, and tells the event stream.
     assert_eq!(

@@ -678,7 +678,8 @@ async fn command(
         "claim-victory" => TableRequest::Command(Command::Claim { draw: false }),
         "claim-draw" => TableRequest::Command(Command::Claim { draw: true }),
         "chat" => match form {
-            Ok(Form(form)) => TableRequest::Chat(form.text),
+            // Said as written: a program's line that starts with `/` is not a command.
+            Ok(Form(form)) => TableRequest::Say(form.text),
             Err(e) => return refused(StatusCode::BAD_REQUEST, e.body_text()),
         },
         _ => return refused(StatusCode::NOT_FOUND, format!("no such action: {what}")),

@@ -130,6 +130,9 @@ pub fn bot_name(level: Level) -> String {
 pub enum Request {
     /// A chat line (the actor reads a line starting with `/` as the command it names).
     Chat(String),
+    /// A chat line as written, also one that starts with `/` (the bot API's chat: a
+    /// program's line is never a command).
+    Say(String),
     /// A command (a button).
     Command(Command),
     /// A game action token, and the number of actions the client saw.

@@ -20,7 +20,7 @@ impl Core {
     /// A request by `player` at `now`.
     pub fn request(&mut self, player: &Player, request: Request, now: Now) -> Decision {
         match request {
-            Request::Chat(text) => self.say(player, &text, now),
+            Request::Chat(text) | Request::Say(text) => self.say(player, &text, now),
             Request::Command(command) => self.command(player, command, now),
             Request::Act { token, ply } => self.act(player, &token, ply, now),
         }
