@@ -901,6 +901,100 @@ async fn a_backup_taken_while_serving_restores_into_a_fresh_server() {
     assert_eq!(get(&addr, &format!("/api/archive/{game}"))["id"], game);
 }
 
+/// The PostgreSQL server the test command started (`YINSH_TEST_POSTGRES_URL`), or
+/// `None` (the test skips) unless `YINSH_REQUIRE_POSTGRES` says it must be there.
+fn postgres_url() -> Option<String> {
+    let url = std::env::var("YINSH_TEST_POSTGRES_URL").ok();
+    assert!(
+        url.is_some() || std::env::var("YINSH_REQUIRE_POSTGRES").is_err(),
+        "YINSH_REQUIRE_POSTGRES is set but YINSH_TEST_POSTGRES_URL is not"
+    );
+    url
+}
+
+/// A PostgreSQL program (`pg_dump`, `createdb`, …) of the newest version installed.
+fn pg_tool(name: &str) -> std::path::PathBuf {
+    let mut versions: Vec<(u32, std::path::PathBuf)> = std::fs::read_dir("/usr/lib/postgresql")
+        .expect("PostgreSQL is installed")
+        .filter_map(|e| {
+            let e = e.ok()?;
+            Some((e.file_name().to_str()?.parse().ok()?, e.path()))
+        })
+        .collect();
+    versions.sort();
+    versions
+        .pop()
+        .expect("a PostgreSQL version")
+        .1
+        .join("bin")
+        .join(name)
+}
+
+/// Runs a PostgreSQL program; its failure fails the test with what it said.
+fn pg(name: &str, args: &[&str]) {
+    let out = Command::new(pg_tool(name)).args(args).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{name} {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// A new, empty database `name` on the server of `base` (made as docs/deploy.md says).
+fn new_database(base: &str, name: &str) -> String {
+    let name = format!("{name}_{}", std::process::id());
+    let maintenance = format!("--maintenance-db={base}");
+    pg("dropdb", &[&maintenance, "--if-exists", &name]);
+    pg("createdb", &[&maintenance, &name]);
+    let (prefix, _) = base.rsplit_once('/').unwrap();
+    format!("{prefix}/{name}")
+}
+
+#[tokio::test]
+async fn a_postgres_dump_taken_while_serving_restores_into_a_fresh_server() {
+    let Some(base) = postgres_url() else {
+        eprintln!("skipped: no PostgreSQL (YINSH_TEST_POSTGRES_URL)");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let live = new_database(&base, "yinsh_dump_live");
+    let (_server, addr) = serve_on(&live, &["--no-bots"]);
+    let games = [archived_game(&addr).await, archived_game(&addr).await];
+    // And a game under way, one action in.
+    let (table, mut white, mut black) = started(&addr, 5, 0).await;
+    white.call(5, act(&table, "e3")).await;
+    black.until_moves(1).await;
+
+    // The documented commands: a dump while the server runs, restored into a new database.
+    let dump = dir.path().join("yinsh.dump");
+    pg(
+        "pg_dump",
+        &["--format=custom", "--file", dump.to_str().unwrap(), &live],
+    );
+    let copy = new_database(&base, "yinsh_dump_copy");
+    pg(
+        "pg_restore",
+        &["--no-owner", "--dbname", &copy, dump.to_str().unwrap()],
+    );
+
+    // A fresh server over the copy has every game, and the game under way with its action.
+    let (_restored, other) = serve_on(&copy, &["--no-bots"]);
+    for game in games {
+        assert_eq!(get(&other, &format!("/api/archive/{game}"))["id"], game);
+    }
+    let mut watcher = Player::connect(&other, None).await;
+    watcher
+        .call(1, json!({"type": "open", "table": table}))
+        .await;
+    let game = watcher.until_moves(1).await;
+    assert_eq!(game["moves"], json!(["e3"]));
+    // The live server goes on.
+    assert_eq!(
+        get(&addr, &format!("/api/archive/{}", games[0]))["id"],
+        games[0]
+    );
+}
+
 #[tokio::test]
 async fn the_bridge_plays_on_after_the_server_was_killed_under_it() {
     let dir = tempfile::tempdir().unwrap();
