@@ -9,7 +9,7 @@ use yinsh_server::Config;
 use yinsh_server::protocol::{Request, ServerMessage, Since, TableEvent, TableOptions};
 use yinsh_server::testkit::OwnPostgres;
 
-use crate::common::{Client, TestServer, fast_config, seated_pair};
+use crate::common::{Client, TestServer, fast_config, http_send, seated_pair};
 
 #[tokio::test]
 async fn a_client_that_vanishes_without_closing_is_noticed() {
@@ -342,4 +342,84 @@ async fn an_outage_stops_the_clocks_and_holds_results_until_they_are_stored() {
         .unwrap()
         .unwrap();
     assert_eq!(stored.result.unwrap().termination, "resignation");
+}
+
+/// A request of the outage test: method, path, headers, body, and its status after.
+type Asked<'a> = (&'a str, &'a str, &'a [(&'a str, &'a str)], &'a str, u16);
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn in_an_outage_the_http_api_says_so_and_works_again_after_it() {
+    let Some(pg) = OwnPostgres::start("HTTP API outage test") else {
+        return;
+    };
+    let server = TestServer::on(&pg.url, fast_config()).await;
+    let mut ann = crate::accounts::Browser::new(server.addr);
+    assert_eq!(ann.register("Ann", "a long password").await.0, 201);
+    let ask = serde_json::json!({"name": "program", "scopes": ["bot:play", "board:play"]});
+    let (status, made) = ann.send("POST", "/api/token", Some(ask)).await;
+    assert_eq!(status, 201, "{made}");
+    let bearer = format!("Bearer {}", made["token"].as_str().unwrap());
+    let cookie = format!("yinsh_session={}", ann.cookie.clone().unwrap());
+    let origin = format!("http://{}", server.addr);
+    let page = [("Cookie", cookie.as_str()), ("Origin", origin.as_str())];
+    let json_page = [
+        ("Cookie", cookie.as_str()),
+        ("Origin", origin.as_str()),
+        ("Content-Type", "application/json"),
+    ];
+    let program = [("Authorization", bearer.as_str())];
+    let sgf =
+        include_str!("../../yinsh/tests/fixtures/boardspace/Y-DrMih-Dumbot-2026-02-20-0858.sgf");
+    let new_token = r#"{"name":"second","scopes":["board:play"]}"#;
+    // What the API is asked in an outage: by a program with a token, by the account page,
+    // an import, the archive and its export (method, path, headers, body, status after).
+    let requests: [Asked; 8] = [
+        ("GET", "/api/account", &program, "", 200),
+        ("GET", "/api/stream/event", &program, "", 200),
+        ("POST", "/api/board/game/nosuch/resign", &program, "", 404),
+        ("GET", "/api/token", &page, "", 200),
+        ("POST", "/api/token", &json_page, new_token, 201),
+        ("POST", "/api/import", &page, sgf, 201),
+        ("GET", "/api/archive", &[], "", 200),
+        ("GET", "/api/games/export?max=5", &[], "", 200),
+    ];
+
+    pg.pause();
+    // All at once: each waits out the pool's time-out for a connection.
+    let answers = join_all(requests.iter().map(|(method, path, headers, body, _)| {
+        http_send(server.addr, method, path, headers, body)
+    }))
+    .await;
+    for ((method, path, ..), (status, _, answer)) in requests.iter().zip(answers) {
+        // Never a 401 (a program would think its token revoked) nor an empty 200.
+        assert_eq!(status, 503, "{method} {path}: {answer}");
+        let answer: serde_json::Value = serde_json::from_str(&answer).unwrap();
+        assert!(
+            answer["error"].as_str().is_some(),
+            "{method} {path}: {answer}"
+        );
+    }
+
+    pg.resume();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while server.get("/api/health").await.0 != 200 {
+        assert!(Instant::now() < deadline, "the database is back");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    for (method, path, headers, body, after) in requests {
+        if path == "/api/stream/event" {
+            // A stream: its head is enough.
+            let (status, _) = crate::bot::stream_status(server.addr, path, &bearer).await;
+            assert_eq!(status, after, "{method} {path}");
+            continue;
+        }
+        let (status, _, answer) = http_send(server.addr, method, path, headers, body).await;
+        assert_eq!(status, after, "{method} {path}: {answer}");
+    }
+    // Nothing the outage refused was half done: one token made after it, one import.
+    let (_, tokens) = ann.send("GET", "/api/token", None).await;
+    assert_eq!(tokens.as_array().unwrap().len(), 2, "{tokens}");
+    let (_, archive) = server.get("/api/archive").await;
+    let archive: serde_json::Value = serde_json::from_str(&archive).unwrap();
+    assert_eq!(archive["games"].as_array().unwrap().len(), 1, "{archive}");
 }

@@ -13,7 +13,7 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use serde::Deserialize;
-use tokio::sync::{Semaphore, mpsc};
+use tokio::sync::{Semaphore, mpsc, oneshot};
 
 use super::{ApiError, App, day_start};
 use crate::export::{ExportQuery, Games, archive_json, archive_record};
@@ -114,18 +114,32 @@ async fn export(
         .get(ACCEPT)
         .and_then(|v| v.to_str().ok())
         .is_some_and(|v| v.contains("application/x-ndjson"));
-    let (tx, rx) = mpsc::channel::<Bytes>(16);
+    let (tx, rx) = mpsc::channel::<Result<Bytes, std::io::Error>>(16);
+    // The first game is read before the answer: a store that fails then is a 503, not
+    // an empty export.
+    let (first_tx, first_rx) = oneshot::channel::<Result<(), ApiError>>();
     let store = app.ctx.store.clone();
     tokio::spawn(async move {
         let _slot = slot;
         let mut games = Games::new(store.as_ref(), query);
+        let mut first = Some(first_tx);
         loop {
-            let (game, bots) = match games.next().await {
+            let next = games.next().await;
+            if let Some(first) = first.take() {
+                let answer = next.as_ref().map(|_| ()).map_err(ApiError::store);
+                if first.send(answer).is_err() || next.is_err() {
+                    return;
+                }
+            }
+            let (game, bots) = match next {
                 Ok(Some(found)) => found,
                 Ok(None) => break,
                 Err(e) => {
-                    // The stream ends short; the client sees it end without the rest.
+                    // Broken off: the response ends with an error (the connection is
+                    // cut before the last chunk), so the client cannot take what it
+                    // got for the whole export.
                     tracing::error!("an export broke off: {e}");
+                    let _ = tx.send(Err(std::io::Error::other(e.to_string()))).await;
                     break;
                 }
             };
@@ -137,7 +151,7 @@ async fn export(
             };
             match text {
                 Ok(text) => {
-                    if tx.send(Bytes::from(text)).await.is_err() {
+                    if tx.send(Ok(Bytes::from(text))).await.is_err() {
                         break; // the client went away
                     }
                 }
@@ -145,7 +159,15 @@ async fn export(
             }
         }
     });
-    let mut response = super::streamed(rx);
+    match first_rx.await {
+        Ok(Ok(())) => {}
+        Ok(Err(e)) => return e.into_response(),
+        Err(_) => {
+            return ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "the export failed")
+                .into_response();
+        }
+    }
+    let mut response = super::streamed_or_cut(rx);
     let (kind, file) = if ndjson {
         ("application/x-ndjson", "yinsh-games.ndjson")
     } else {

@@ -152,6 +152,18 @@ fn streamed(chunks: tokio::sync::mpsc::Receiver<axum::body::Bytes>) -> Response 
     axum::body::Body::from_stream(stream).into_response()
 }
 
+/// A response whose body is what arrives on `chunks`; an `Err` cuts it off there (the
+/// client sees the transfer broken, not ended), and it ends when the sender goes.
+fn streamed_or_cut(
+    chunks: tokio::sync::mpsc::Receiver<Result<axum::body::Bytes, std::io::Error>>,
+) -> Response {
+    let stream = futures_util::stream::unfold(chunks, |mut chunks| async move {
+        let chunk = chunks.recv().await?;
+        Some((chunk, chunks))
+    });
+    axum::body::Body::from_stream(stream).into_response()
+}
+
 /// The page served when there is no web client to serve.
 fn no_client_page() -> Response {
     (
