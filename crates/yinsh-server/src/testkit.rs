@@ -1,5 +1,6 @@
 //! For tests of this workspace (feature `testkit`): a PostgreSQL cluster of a test's
-//! own, which it may stop and start again to play a database outage.
+//! own, which it may stop and start again to play a database outage, and random
+//! finished games to fill an archive with.
 
 use std::process::Command;
 
@@ -71,4 +72,54 @@ impl Drop for OwnPostgres {
             .args(["stop", &self.dir])
             .status();
     }
+}
+
+/// A random game played to its end, as the import of game `i` (White `w{i}`, Black
+/// `b{i}`, started and finished at `1_000_000 + i`): what `Store::import_game` takes,
+/// and the position it ends in.
+pub fn random_import(
+    rng: &mut yinsh::random::SplitMix64,
+    i: i64,
+) -> (
+    crate::store::NewGame,
+    Vec<crate::store::StoredAction>,
+    crate::store::StoredResult,
+    yinsh::Position,
+) {
+    use crate::store::{IMPORTED, NewGame, SeatRecord, StoredAction, StoredResult};
+    let mut pos = yinsh::Position::new();
+    let mut actions = Vec::new();
+    while let Some(a) = yinsh::random::random_action(&pos, rng) {
+        pos.play(a).expect("random actions are legal");
+        actions.push(StoredAction {
+            token: a.to_string(),
+            white_ms: None,
+            black_ms: None,
+            at: i,
+        });
+    }
+    let outcome = pos.outcome().expect("played to its end");
+    let seat = |name: String| SeatRecord {
+        player_id: None,
+        name,
+        bot: None,
+    };
+    let game = NewGame {
+        table_id: IMPORTED.to_owned(),
+        options: crate::protocol::TableOptions::default(),
+        white: seat(format!("w{i}")),
+        black: seat(format!("b{i}")),
+        started_at: 1_000_000 + i,
+    };
+    let result = StoredResult {
+        winner: outcome
+            .winner
+            .map(|c| crate::table::color_key(c).to_owned()),
+        termination: yinsh::notation::record::GameResult::from(outcome)
+            .termination
+            .name()
+            .to_owned(),
+        finished_at: 1_000_000 + i,
+    };
+    (game, actions, result, pos)
 }

@@ -110,53 +110,18 @@ async fn the_archive_is_exported_as_records_or_ndjson() {
 
 #[tokio::test]
 async fn an_export_of_hundreds_of_games_streams_every_one_to_its_result() {
-    use yinsh::random::{SplitMix64, random_action};
-    use yinsh_server::store::{IMPORTED, NewGame, SeatRecord, StoredAction, StoredResult};
     let server = TestServer::start().await;
     // 250 random games played to their end, stored as imports (three pages of 100).
-    let mut rng = SplitMix64::new(17);
+    let mut rng = yinsh::random::SplitMix64::new(17);
     let mut finals = Vec::new();
     for i in 0..250i64 {
-        let mut pos = yinsh::Position::new();
-        let mut actions = Vec::new();
-        while let Some(a) = random_action(&pos, &mut rng) {
-            pos.play(a).unwrap();
-            actions.push(StoredAction {
-                token: a.to_string(),
-                white_ms: None,
-                black_ms: None,
-                at: i,
-            });
-        }
-        let outcome = pos.outcome().unwrap();
-        let seat = |name: &str| SeatRecord {
-            player_id: None,
-            name: name.to_owned(),
-            bot: None,
-        };
-        let game = NewGame {
-            table_id: IMPORTED.to_owned(),
-            options: TableOptions::default(),
-            white: seat(&format!("w{i}")),
-            black: seat(&format!("b{i}")),
-            started_at: 1_000_000 + i,
-        };
-        let result = StoredResult {
-            winner: outcome
-                .winner
-                .map(|c| yinsh_server::table::color_key(c).to_owned()),
-            termination: yinsh::notation::record::GameResult::from(outcome)
-                .termination
-                .name()
-                .to_owned(),
-            finished_at: 1_000_000 + i,
-        };
+        let (game, actions, result, end) = yinsh_server::testkit::random_import(&mut rng, i);
         server
             .store
             .import_game(&game, &actions, &result)
             .await
             .unwrap();
-        finals.push(pos);
+        finals.push(end);
     }
     let (status, text) = export(&server, "", false).await;
     assert_eq!(status, 200);
