@@ -117,6 +117,14 @@ async fn post(server: &TestServer, token: &str, path: &str, form: &str) -> (u16,
     (status, serde_json::from_str(&body).unwrap_or(Value::Null))
 }
 
+/// A bot account (upgraded) with a `bot:play` token: its browser and token.
+async fn bot_account(server: &TestServer, name: &str) -> (Browser, String) {
+    let (browser, token) = account(server, name, &["bot:play"]).await;
+    let (status, body) = post(server, &token, "/api/bot/account/upgrade", "").await;
+    assert_eq!(status, 200, "{body}");
+    (browser, token)
+}
+
 /// A registered account with a token of `scopes`: its browser and token.
 async fn account(server: &TestServer, name: &str, scopes: &[&str]) -> (Browser, String) {
     let mut browser = Browser::new(server.addr);
@@ -416,13 +424,7 @@ fn replay(moves: &str) -> yinsh::Position {
 #[tokio::test]
 async fn a_bot_plays_a_whole_rated_game_against_a_person() {
     let server = TestServer::start().await;
-    let (_, token) = account(&server, "Robo", &["bot:play"]).await;
-    assert_eq!(
-        post(&server, &token, "/api/bot/account/upgrade", "")
-            .await
-            .0,
-        200
-    );
+    let (_, token) = bot_account(&server, "Robo").await;
     let (ann_browser, _) = account(&server, "Ann", &["board:play"]).await;
     let mut ann = Client::connect(server.addr, ann_browser.cookie.as_deref()).await;
 
@@ -560,11 +562,7 @@ async fn a_bot_plays_a_whole_rated_game_against_a_person() {
 /// A bot (Robo, black) and a person (Ann, white, connected and watching) at a game of
 /// one minute each that Ann challenged it to: the bot's token, her connection, the table.
 async fn bot_game(server: &TestServer) -> (String, Client, String) {
-    let (_, token) = account(server, "Robo", &["bot:play"]).await;
-    assert_eq!(
-        post(server, &token, "/api/bot/account/upgrade", "").await.0,
-        200
-    );
+    let (_, token) = bot_account(server, "Robo").await;
     let (ann_browser, _) = account(server, "Ann", &["board:play"]).await;
     let mut ann = Client::connect(server.addr, ann_browser.cookie.as_deref()).await;
     let (_, mut events) = Lines::open(server.addr, "/api/stream/event", &token).await;
@@ -669,13 +667,7 @@ async fn seeks(server: &TestServer) -> Vec<yinsh_server::protocol::SeekView> {
 #[tokio::test]
 async fn a_bot_seeks_and_is_paired_only_with_people_who_welcome_bots() {
     let server = TestServer::start().await;
-    let (robo, token) = account(&server, "Robo", &["bot:play"]).await;
-    assert_eq!(
-        post(&server, &token, "/api/bot/account/upgrade", "")
-            .await
-            .0,
-        200
-    );
+    let (robo, token) = bot_account(&server, "Robo").await;
     // A seek asks for a clock and says what it means.
     for form in ["", "time=0", "time=3&rated=maybe", "time=3&variant=giant"] {
         let (status, body) = post(&server, &token, "/api/bot/seek", form).await;

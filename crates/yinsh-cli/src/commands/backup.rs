@@ -32,14 +32,7 @@ pub fn run(args: &BackupArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         .to_str()
         .context("the backup's path is not UTF-8")?
         .to_owned();
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .context("cannot start the async runtime")?;
-    runtime.block_on(async {
-        let store = yinsh_server::store::open(&args.database_url)
-            .await
-            .with_context(|| format!("cannot open the database '{}'", args.database_url))?;
+    super::with_store(&args.database_url, async |store| {
         store
             .backup(&path)
             .await

@@ -67,14 +67,7 @@ pub fn run(args: &ExportArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     if out_is_terminal() {
         bail!("the dump is compressed: send it to a file (yinsh export … > games.records.zst)");
     }
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .context("cannot start the async runtime")?;
-    runtime.block_on(async {
-        let store = yinsh_server::store::open(&args.database_url)
-            .await
-            .with_context(|| format!("cannot open the database '{}'", args.database_url))?;
+    super::with_store(&args.database_url, async |store| {
         let query = ExportQuery {
             since: Some(since),
             until: Some(until),

@@ -35,3 +35,21 @@ pub fn read_input(path: &Path) -> anyhow::Result<String> {
         std::fs::read_to_string(path).with_context(|| format!("cannot read '{}'", path.display()))
     }
 }
+
+/// Runs `work` with the store of `url`, opened on a one-thread runtime: the commands that
+/// read or copy the database (`backup`, `export`).
+pub fn with_store<T>(
+    url: &str,
+    work: impl AsyncFnOnce(std::sync::Arc<dyn yinsh_server::store::Store>) -> anyhow::Result<T>,
+) -> anyhow::Result<T> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    runtime.block_on(async {
+        let store = yinsh_server::store::open(url)
+            .await
+            .with_context(|| format!("cannot open the database '{url}'"))?;
+        work(store).await
+    })
+}

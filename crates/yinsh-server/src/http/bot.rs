@@ -132,6 +132,15 @@ fn refusal(r: &Refusal) -> Response {
     (status, Json(body)).into_response()
 }
 
+/// A form's fields, the defaults when the request has no form at all, or a 400.
+fn form_or_default<T: Default>(form: Result<Form<T>, FormRejection>) -> Result<T, ApiError> {
+    match form {
+        Ok(Form(form)) => Ok(form),
+        Err(FormRejection::InvalidFormContentType(_)) => Ok(T::default()),
+        Err(e) => Err(ApiError::new(StatusCode::BAD_REQUEST, e.body_text())),
+    }
+}
+
 fn ok() -> Response {
     Json(serde_json::json!({ "ok": true })).into_response()
 }
@@ -447,10 +456,9 @@ async fn seek(
         Ok(player) => player,
         Err(response) => return response,
     };
-    let form = match form {
-        Ok(Form(form)) => form,
-        Err(FormRejection::InvalidFormContentType(_)) => SeekForm::default(),
-        Err(e) => return refused(StatusCode::BAD_REQUEST, e.body_text()),
+    let form = match form_or_default(form) {
+        Ok(form) => form,
+        Err(e) => return e.into_response(),
     };
     let (options, bots) = match form.options() {
         Ok(found) => found,
@@ -577,11 +585,10 @@ pub(super) async fn challenge(
         Ok(player) => player,
         Err(response) => return response,
     };
-    let form = match form {
-        Ok(Form(form)) => form,
-        // No body at all: the defaults (casual, untimed, standard, random colours).
-        Err(FormRejection::InvalidFormContentType(_)) => ChallengeForm::default(),
-        Err(e) => return refused(StatusCode::BAD_REQUEST, e.body_text()),
+    // No body at all: the defaults (casual, untimed, standard, random colours).
+    let form = match form_or_default(form) {
+        Ok(form) => form,
+        Err(e) => return e.into_response(),
     };
     let (options, color) = match form.options() {
         Ok(found) => found,
