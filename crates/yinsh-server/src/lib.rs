@@ -266,6 +266,11 @@ impl Server {
         &self.ctx.lobby
     }
 
+    /// What its tables and connections share (for benchmarks driving tables directly).
+    pub fn ctx(&self) -> &Ctx {
+        &self.ctx
+    }
+
     /// Serves HTTP and WebSocket connections on `listener` until `shutdown` completes.
     ///
     /// Each connection speaks HTTP/1.1 and must send every request head within

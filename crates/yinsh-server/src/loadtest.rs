@@ -145,12 +145,21 @@ pub struct LoadReport {
     pub acknowledged: HashMap<i64, Vec<String>>,
     /// The server's peak resident memory, if it reports it.
     pub server_peak_rss: Option<u64>,
+    /// The processor seconds the server used from the start of play to the end, if it
+    /// reports them.
+    pub server_cpu: Option<f64>,
 }
 
 impl LoadReport {
     /// Acknowledged actions a second of playing time.
     pub fn actions_per_sec(&self) -> f64 {
         self.actions as f64 / self.playing.as_secs_f64().max(1e-9)
+    }
+
+    /// The server's processor seconds per 1,000 acknowledged actions, if known.
+    pub fn cpu_per_1000_actions(&self) -> Option<f64> {
+        let cpu = self.server_cpu?;
+        (self.actions > 0).then(|| cpu * 1000.0 / self.actions as f64)
     }
 }
 
@@ -266,6 +275,13 @@ pub async fn server_peak_rss(addr: &str) -> Option<u64> {
     v.pointer("/memory/peak_rss_bytes")?.as_u64()
 }
 
+/// The processor seconds the server has used, from `/api/health`, if it reports them.
+pub async fn server_cpu_seconds(addr: &str) -> Option<f64> {
+    let body = http_get(addr, "/api/health").await.ok()?;
+    let v: serde_json::Value = serde_json::from_str(&body).ok()?;
+    v.get("cpu_seconds")?.as_f64()
+}
+
 /// Runs the load; `progress` is called about once a second.
 pub async fn run(
     config: LoadConfig,
@@ -326,6 +342,7 @@ pub async fn run(
     };
     ready.wait().await;
     let play_start = Instant::now();
+    let cpu_at_start = server_cpu_seconds(&config.addr).await;
     for t in tasks {
         if let Err(e) = t.await {
             shared.error(format!("a simulated connection crashed: {e}"));
@@ -336,6 +353,10 @@ pub async fn run(
     let take =
         |m: &Mutex<Vec<u64>>| std::mem::take(&mut *m.lock().unwrap_or_else(|e| e.into_inner()));
     let server_peak_rss = server_peak_rss(&config.addr).await;
+    let server_cpu = match (cpu_at_start, server_cpu_seconds(&config.addr).await) {
+        (Some(a), Some(b)) => Some(b - a),
+        _ => None,
+    };
     Ok(LoadReport {
         elapsed: start.elapsed(),
         playing,
@@ -359,6 +380,7 @@ pub async fn run(
                 .unwrap_or_else(|e| e.into_inner()),
         ),
         server_peak_rss,
+        server_cpu,
     })
 }
 

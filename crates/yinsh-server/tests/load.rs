@@ -29,6 +29,10 @@ async fn every_acknowledged_action_is_stored_under_load() {
     assert!(report.actions > 24 * 10, "only {} actions", report.actions);
     assert!(report.spectator_events >= report.actions * 3);
     assert!(report.server_peak_rss.is_some());
+    // The server's processor time while playing (here the test's whole process).
+    let cpu = report.server_cpu.expect("the server reports its processor time");
+    assert!(cpu > 0.0 && cpu < 60.0, "{cpu} s");
+    assert!(report.cpu_per_1000_actions().is_some());
     let mut checked = 0;
     for (game, tokens) in &report.acknowledged {
         let stored = server

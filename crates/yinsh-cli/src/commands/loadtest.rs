@@ -92,6 +92,13 @@ pub fn run(args: &LoadtestArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     for e in &report.error_samples {
         writeln!(out, "  {e}")?;
     }
+    match (report.server_cpu, report.cpu_per_1000_actions()) {
+        (Some(cpu), Some(per)) => writeln!(
+            out,
+            "server CPU: {cpu:.1} s while playing = {per:.2} s per 1,000 acknowledged actions"
+        )?,
+        _ => writeln!(out, "server CPU: not reported")?,
+    }
     match report.server_peak_rss {
         Some(b) => writeln!(out, "server peak memory: {:.1} MB", b as f64 / 1e6)?,
         None => writeln!(out, "server peak memory: not reported")?,
