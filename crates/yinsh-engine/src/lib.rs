@@ -31,6 +31,9 @@ pub struct Limits {
     pub depth: Option<u32>,
     /// Search no more than this many nodes (or playouts).
     pub nodes: Option<u64>,
+    /// With clocks: the most one decision may take, whatever the clock would allow (an
+    /// opponent who respects a human's time; see [`time::budget`]).
+    pub cap: Option<Duration>,
 }
 
 /// The state of both clocks when a search starts.

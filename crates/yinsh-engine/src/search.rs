@@ -11,7 +11,7 @@
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use yinsh::random::SplitMix64;
 use yinsh::{Action, Actions, Line, Point, Position, Row, Rules, Stage};
@@ -428,7 +428,10 @@ fn main_loop(
     let mut soft = budget.soft;
     let mut previous_best = None;
     let mut aborted = false;
+    // How long the last two iterations took (for `budget.predict`).
+    let mut lengths: [Option<Duration>; 2] = [None, None];
     for depth in 1..=max_depth {
+        let began = shared.start.elapsed();
         let Some((score, pv)) = w.root(pos, depth, Some(best)) else {
             // Aborted: a partial iteration still improves the move when its first (the
             // previous best) action was searched and a better one found.
@@ -461,10 +464,20 @@ fn main_loop(
             soft = Some((s + s / 2).min(h));
         }
         previous_best = Some(best);
+        let elapsed = shared.start.elapsed();
         if let Some(s) = soft
-            && shared.start.elapsed() >= s
+            && elapsed >= s
         {
             break;
+        }
+        lengths = [lengths[1], Some(elapsed - began)];
+        if budget.predict
+            && let (Some(h), [Some(before), Some(now)]) = (budget.hard, lengths)
+        {
+            let growth = (now.as_secs_f64() / before.as_secs_f64().max(1e-6)).clamp(1.5, 12.0);
+            if elapsed + now.mul_f64(growth) > h {
+                break;
+            }
         }
     }
     let mut info = last.unwrap_or_else(|| SearchInfo {

@@ -7,6 +7,9 @@
 //! no point beginning an iteration that cannot finish) and aborts at the *hard* limit.
 //! The search extends the soft limit when the best move keeps changing (see
 //! [`crate::search`]); a decision with a single legal action takes no time at all.
+//! A cap ([`Limits::cap`], for engine seats facing people) bounds any one decision
+//! whatever the clock allows; under it the search also predicts whether an iteration
+//! can end in time before it begins one ([`Budget::predict`]).
 
 use std::time::Duration;
 
@@ -24,6 +27,11 @@ pub struct Budget {
     pub soft: Option<Duration>,
     /// Stop at once after this.
     pub hard: Option<Duration>,
+    /// Begin an iteration only when the ones before it say it will end before `hard`
+    /// (the next one taking as many times longer than the last as the last did than
+    /// the one before): a decision under a cap does not spend it on an iteration that
+    /// the cap would cut off.
+    pub predict: bool,
 }
 
 impl Budget {
@@ -31,6 +39,7 @@ impl Budget {
     pub const UNLIMITED: Budget = Budget {
         soft: None,
         hard: None,
+        predict: false,
     };
 }
 
@@ -60,6 +69,7 @@ pub fn budget(pos: &Position, limits: &Limits) -> Budget {
         return Budget {
             soft: Some(t),
             hard: Some(t),
+            predict: false,
         };
     }
     let Some(clock) = limits.clock else {
@@ -79,18 +89,74 @@ pub fn budget(pos: &Position, limits: &Limits) -> Budget {
     ) {
         base /= 3;
     }
-    let hard = (base * 3).min(usable / 4).max(Duration::from_millis(1));
-    let soft = base.min(hard).mul_f64(0.7);
+    let mut hard = (base * 3).min(usable / 4).max(Duration::from_millis(1));
+    let mut soft = base.min(hard).mul_f64(0.7);
+    let capped = limits.cap.is_some_and(|cap| cap < hard);
+    if let Some(cap) = limits.cap.filter(|_| capped) {
+        // No iteration begins after a share of the cap, nor one that would not end
+        // before it (iterations grow several times longer each).
+        hard = cap.max(Duration::from_millis(1));
+        soft = soft.min(cap.mul_f64(CAP_SOFT_SHARE)).min(hard);
+    }
     Budget {
         soft: Some(soft),
         hard: Some(hard),
+        predict: capped,
     }
 }
+
+/// With a cap on a decision: the share of it after which no new iteration begins.
+pub const CAP_SOFT_SHARE: f64 = 0.2;
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::Clock;
+
+    #[test]
+    fn a_cap_bounds_every_decision_of_a_long_game() {
+        let pos = Position::new();
+        let long = Limits {
+            clock: Some(Clock {
+                wtime: Duration::from_secs(600),
+                btime: Duration::from_secs(600),
+                winc: Duration::from_secs(5),
+                binc: Duration::from_secs(5),
+            }),
+            ..Limits::default()
+        };
+        // Uncapped, ten minutes and five seconds a move allow over a minute.
+        assert!(budget(&pos, &long).hard.unwrap() > Duration::from_secs(60));
+        let capped = budget(
+            &pos,
+            &Limits {
+                cap: Some(Duration::from_secs(8)),
+                ..long
+            },
+        );
+        assert_eq!(capped.hard, Some(Duration::from_secs(8)));
+        assert_eq!(capped.soft, Some(Duration::from_millis(1600)));
+        assert!(capped.predict);
+        // A cap above what the clock allows changes nothing; a short clock stays short.
+        let short = Limits {
+            clock: Some(Clock {
+                wtime: Duration::from_secs(20),
+                btime: Duration::from_secs(20),
+                ..Clock::default()
+            }),
+            ..Limits::default()
+        };
+        assert_eq!(
+            budget(
+                &pos,
+                &Limits {
+                    cap: Some(Duration::from_secs(8)),
+                    ..short
+                }
+            ),
+            budget(&pos, &short)
+        );
+    }
 
     #[test]
     fn movetime_is_used_almost_fully() {

@@ -30,7 +30,9 @@ async fn every_acknowledged_action_is_stored_under_load() {
     assert!(report.spectator_events >= report.actions * 3);
     assert!(report.server_peak_rss.is_some());
     // The server's processor time while playing (here the test's whole process).
-    let cpu = report.server_cpu.expect("the server reports its processor time");
+    let cpu = report
+        .server_cpu
+        .expect("the server reports its processor time");
     assert!(cpu > 0.0 && cpu < 60.0, "{cpu} s");
     assert!(report.cpu_per_1000_actions().is_some());
     let mut checked = 0;

@@ -17,6 +17,12 @@ use crate::vocab::{GameId, Level};
 /// A bot's thinking time in an untimed game.
 const BOT_UNTIMED: Duration = Duration::from_millis(1500);
 
+/// The most an engine seat thinks over one decision in a timed game, whatever its clock
+/// would allow: the person across the board should not wait in silence for a minute
+/// (`Limits::cap`; no iteration begins after a fifth of it). docs/engine.md has the
+/// decision times it gives.
+pub const SEAT_CAP: Duration = Duration::from_secs(6);
+
 /// An engine's chosen action, for the game and ply it was asked about.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct BotMove {
@@ -80,6 +86,7 @@ impl Bots {
                     winc: c.increment,
                     binc: c.increment,
                 }),
+                cap: Some(SEAT_CAP),
                 ..Limits::default()
             },
             None => Limits {
