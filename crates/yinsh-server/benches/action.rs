@@ -62,13 +62,18 @@ impl Bench {
             events: 0,
             bytes: 0,
         };
-        bench.new_game().await;
+        bench.begin().await;
         bench
     }
 
     /// A new table, both players at it, its game begun.
     async fn new_game(&mut self) {
         self.handle = table(&self.ctx);
+        self.begin().await;
+    }
+
+    /// Both players at this table, their connections open, its game begun.
+    async fn begin(&mut self) {
         let [white, black] = self.players.clone();
         self.handle.pair(white, black).await.unwrap();
         self.outboxes.clear();

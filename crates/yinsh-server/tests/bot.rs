@@ -100,10 +100,9 @@ impl Lines {
 }
 
 /// The status of a stream's response (its head only; the stream is dropped).
-pub(crate) async fn stream_status(addr: SocketAddr, path: &str, bearer: &str) -> (u16, ()) {
+pub(crate) async fn stream_status(addr: SocketAddr, path: &str, bearer: &str) -> u16 {
     let token = bearer.strip_prefix("Bearer ").unwrap_or(bearer);
-    let (status, _lines) = Lines::open(addr, path, token).await;
-    (status, ())
+    Lines::open(addr, path, token).await.0
 }
 
 /// `POST path` with the token (and a form body): status and JSON.
