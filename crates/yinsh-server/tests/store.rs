@@ -686,3 +686,139 @@ async fn a_migration_that_cannot_make_names_unique_changes_nothing() {
         .unwrap();
     assert_eq!(applied, [1]);
 }
+
+/// A game with no actions yet, between two bots (no players needed).
+async fn empty_game(store: &Arc<dyn Store>, table: &str) -> yinsh_server::vocab::GameId {
+    let new = NewGame {
+        table_id: table.to_owned(),
+        options: TableOptions::default(),
+        white: seat(None, "Engine 1", Some(1)),
+        black: seat(None, "Engine 2", Some(2)),
+        started_at: 1_000,
+    };
+    store.create_game(&new).await.unwrap()
+}
+
+/// Actions of many tables that arrive together are committed together, and one that
+/// the database refuses fails alone: the others in its batch are stored.
+async fn group_commit(store: Arc<dyn Store>) {
+    let mut games = Vec::new();
+    for n in 0..200 {
+        games.push(empty_game(&store, &format!("g{n}")).await);
+    }
+    let first = append(0, action("e5", 2_000));
+    store.write_game(games[7], &first, false).await.unwrap();
+    // All of them queued before the writer looks (they are polled together): one
+    // batch, with game 7's action 0 a second time among them.
+    let writes: Vec<_> = games
+        .iter()
+        .enumerate()
+        .map(|(n, &g)| {
+            let ply = u32::from(n == 7);
+            let write = append(ply, action(&format!("a{}", n % 9 + 1), 3_000));
+            (g, write)
+        })
+        .chain([(games[7], append(0, action("f6", 3_000)))])
+        .collect();
+    let results = futures_util::future::join_all(
+        writes
+            .iter()
+            .map(|(g, write)| store.write_game(*g, write, false)),
+    )
+    .await;
+    let refused: Vec<_> = results.iter().filter(|r| r.is_err()).collect();
+    assert_eq!(refused.len(), 1, "{results:?}");
+    assert_eq!(
+        refused[0].as_ref().unwrap_err().kind,
+        StoreErrorKind::Conflict
+    );
+    assert!(results[..200].iter().all(|r| r.is_ok()));
+    let unfinished = store.unfinished_games().await.unwrap();
+    assert_eq!(unfinished.len(), 200);
+    for game in unfinished {
+        let n = games.iter().position(|g| *g == game.id).unwrap();
+        let tokens: Vec<_> = game.actions.iter().map(|a| a.token.as_str()).collect();
+        let expected = format!("a{}", n % 9 + 1);
+        if n == 7 {
+            assert_eq!(tokens, ["e5", expected.as_str()]);
+        } else {
+            assert_eq!(tokens, [expected.as_str()]);
+        }
+    }
+}
+
+#[tokio::test]
+async fn sqlite_group_commit() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}?mode=rwc", dir.path().join("g.db").display());
+    group_commit(yinsh_server::store::open(&url).await.unwrap()).await;
+}
+
+#[tokio::test]
+async fn postgres_group_commit() {
+    let Some(url) = postgres_database("group").await else {
+        return;
+    };
+    group_commit(yinsh_server::store::open(&url).await.unwrap()).await;
+}
+
+/// The largest size the SQLite log file reached while `actions` actions were stored
+/// one commit each (and the archive read between them) under `policy`.
+async fn wal_high_water(policy: yinsh_server::store::WalPolicy, actions: u32) -> u64 {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("w.db");
+    let url = format!("sqlite://{}?mode=rwc", path.display());
+    let store: Arc<dyn Store> = Arc::new(
+        yinsh_server::store::SqlStore::connect_with(&url, policy)
+            .await
+            .unwrap(),
+    );
+    let wal = dir.path().join("w.db-wal");
+    let mut games = Vec::new();
+    for n in 0..20 {
+        games.push(empty_game(&store, &format!("w{n}")).await);
+    }
+    let mut high = 0;
+    for ply in 0..actions / 20 {
+        for &game in &games {
+            let write = append(ply, action("e5", 2_000 + i64::from(ply)));
+            store.write_game(game, &write, false).await.unwrap();
+        }
+        if ply % 10 == 0 {
+            store.archive(&ArchiveQuery::default()).await.unwrap();
+        }
+        high = high.max(std::fs::metadata(&wal).map_or(0, |m| m.len()));
+        // The checkpoints run beside the commits (as the tables' players think).
+        tokio::task::yield_now().await;
+    }
+    high
+}
+
+/// Checkpoints beside the commits keep SQLite's log small however long the server
+/// writes; without them (and with the committing connection's own checkpoints far
+/// away) the same writes grow it many times over (to about 50 MB).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_sqlite_log_stays_small() {
+    use std::time::Duration;
+    use yinsh_server::store::WalPolicy;
+    let bounded = WalPolicy {
+        every: Duration::from_millis(20),
+        truncate_above: 512 << 10,
+        size_limit: 512 << 10,
+        safety_pages: 1_000_000,
+    };
+    let unbounded = WalPolicy {
+        every: Duration::from_secs(3_600),
+        ..bounded
+    };
+    let kept = wal_high_water(bounded, 6_000).await;
+    let grown = wal_high_water(unbounded, 6_000).await;
+    eprintln!("log high water: {kept} bytes with checkpoints, {grown} without");
+    // About 2 MB here (the writes of a few intervals); the bound leaves room for a
+    // loaded machine, where the checkpoints and the writes both run slower.
+    assert!(kept < 8 << 20, "the log reached {kept} bytes");
+    assert!(
+        grown > 4 * kept,
+        "without checkpoints: {grown} bytes, with: {kept}"
+    );
+}

@@ -4,12 +4,15 @@
 //! SQLite (the default, a file in the working directory) and PostgreSQL, with one
 //! migrations folder per backend and the same queries for both.
 
+mod batch;
 mod sql;
+mod wal;
 
 use std::future::Future;
 use std::pin::Pin;
 
 pub use sql::SqlStore;
+pub use wal::WalPolicy;
 
 use yinsh::ByColor;
 

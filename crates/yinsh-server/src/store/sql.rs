@@ -2,10 +2,14 @@
 //! (numbered `$n` parameters, which both accept), one migrations folder per backend.
 
 use sqlx::any::{AnyPoolOptions, AnyRow};
+use std::sync::Arc;
+
 use sqlx::{AnyPool, Executor, Row};
 
 use yinsh::ByColor;
 
+use super::batch::Batcher;
+use super::wal::WalPolicy;
 use super::{
     ANALYSIS_ATTEMPTS, AnalysisDone, AnalysisJob, ArchiveList, ArchiveQuery, CategoryRating,
     GameWrite, JobState, Lease, NewAccount, NewGame, Player, PlayerInfo, Rated, RatingChange,
@@ -21,6 +25,10 @@ use crate::vocab::{GameId, Level, PlayerId};
 pub struct SqlStore {
     pool: AnyPool,
     backend: Backend,
+    /// The queue of actions stored together ([`super::batch`]).
+    batcher: Batcher,
+    /// Held while the store lives: its background tasks end when it is gone.
+    _alive: Arc<()>,
 }
 
 /// Which database a URL names.
@@ -52,6 +60,12 @@ impl SqlStore {
     /// Connects to `url` (`sqlite://path?mode=rwc`, `postgres://…`) and brings its schema
     /// up to date.
     pub async fn connect(url: &str) -> StoreResult<SqlStore> {
+        SqlStore::connect_with(url, WalPolicy::default()).await
+    }
+
+    /// [`SqlStore::connect`], with SQLite's log kept under `wal` (ignored for
+    /// PostgreSQL).
+    pub async fn connect_with(url: &str, wal: WalPolicy) -> StoreResult<SqlStore> {
         sqlx::any::install_default_drivers();
         let backend = Backend::of(url)?;
         let mut options = AnyPoolOptions::new()
@@ -66,12 +80,17 @@ impl SqlStore {
         if backend == Backend::Sqlite {
             // WAL with NORMAL synchronisation: a commit survives the process being
             // killed (only a power loss can undo the last ones), and writers do not
-            // block readers.
-            options = options.after_connect(|conn, _| {
+            // block readers. The log is checkpointed beside the commits ([`super::wal`]).
+            let pragmas = super::wal::pragmas(&wal);
+            options = options.after_connect(move |conn, _| {
+                let pragmas = pragmas.clone();
                 Box::pin(async move {
                     conn.execute("PRAGMA journal_mode = WAL").await?;
                     conn.execute("PRAGMA synchronous = NORMAL").await?;
                     conn.execute("PRAGMA foreign_keys = ON").await?;
+                    for pragma in &pragmas {
+                        conn.execute(pragma.as_str()).await?;
+                    }
                     Ok(())
                 })
             });
@@ -81,7 +100,23 @@ impl SqlStore {
             Backend::Sqlite => sqlx::migrate!("migrations/sqlite").run(&pool).await?,
             Backend::Postgres => sqlx::migrate!("migrations/postgres").run(&pool).await?,
         }
-        Ok(SqlStore { pool, backend })
+        let alive = Arc::new(());
+        if backend == Backend::Sqlite {
+            let mode: String = sqlx::query("PRAGMA journal_mode")
+                .fetch_one(&pool)
+                .await?
+                .try_get(0)?;
+            // A database in memory has no log.
+            if mode.eq_ignore_ascii_case("wal") {
+                super::wal::start(url, wal, Arc::downgrade(&alive)).await?;
+            }
+        }
+        Ok(SqlStore {
+            batcher: Batcher::start(pool.clone()),
+            pool,
+            backend,
+            _alive: alive,
+        })
     }
 }
 
@@ -906,14 +941,20 @@ impl Store for SqlStore {
             let id = game.0;
             let mut rated = None;
             match write {
-                // One statement, so one implicit transaction: the hot path of the server.
+                // The hot path of the server: stored with the actions of other tables
+                // that arrive meanwhile, in one statement ([`super::batch`]).
                 GameWrite::Action {
                     ply,
                     action,
                     result: None,
-                } => {
-                    insert_action(id, *ply, action).execute(&self.pool).await?;
-                }
+                } => match self.batcher.insert(id, *ply, action) {
+                    Some(done) => done.await.unwrap_or_else(|_| {
+                        Err(StoreError::unavailable("the store's writer ended"))
+                    })?,
+                    None => {
+                        insert_action(id, *ply, action).execute(&self.pool).await?;
+                    }
+                },
                 GameWrite::Action {
                     ply,
                     action,
