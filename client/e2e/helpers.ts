@@ -281,30 +281,39 @@ export async function openClient(page: Page): Promise<void> {
 
 export type Client = {
   request(req: Record<string, unknown>): Promise<{ table?: string }>;
-  wait(test: (m: { type: string; table?: string; event?: { kind: string }; game?: { id: number; to_move: string; stage: string; moves: string[] } }) => boolean): Promise<{
-    event: { kind: string };
-    game: { id: number; to_move: string; stage: string; moves: string[] };
+  wait(test: (m: { type: string; table?: string; event?: { kind: string; ply?: number }; game?: { id: number } }) => boolean): Promise<{
+    type: string;
+    event?: { kind: string; ply?: number };
+    game?: { id: number };
   }>;
 };
 
-/** Plays the page's colour of `tokens` at `table` until the game is over; gives the game's archive id. */
-export function playColour(page: Page, table: string, color: "white" | "black", tokens: readonly string[]): Promise<number> {
+/**
+ * Plays the page's player's actions of `tokens` at `table` (whenever it is given legal
+ * actions, it is to act) until the game is over; gives the game's archive id.
+ */
+export function playColour(page: Page, table: string, tokens: readonly string[]): Promise<number> {
   return page.evaluate(
-    async ({ table, color, tokens }) => {
+    async ({ table, tokens }) => {
       const c = (window as unknown as { __yc: Client }).__yc;
+      // The actions played so far (from the `acted` events), and the last one we sent.
+      let played = 0;
       let acted = -1;
       for (;;) {
-        const ev = await c.wait((m) => m.type === "event" && m.table === table && !!m.game);
-        if (ev.event.kind === "game_over") return ev.game.id;
-        const g = ev.game;
-        const n = g.moves.length;
-        if (g.stage !== "over" && g.to_move === color && n > acted && n < tokens.length) {
-          acted = n;
-          await c.request({ type: "act", table, action: tokens[n], ply: n });
+        const m = await c.wait((m) => m.table === table && (m.type === "legal" || (m.type === "event" && (m.event?.kind === "acted" || m.event?.kind === "game_over"))));
+        if (m.type === "event" && m.event?.kind === "game_over") return m.game!.id;
+        if (m.type === "event") {
+          played = m.event!.ply!;
+          continue;
+        }
+        // `legal` comes only to the player to act.
+        if (played > acted && played < tokens.length) {
+          acted = played;
+          await c.request({ type: "act", table, action: tokens[played], ply: played });
         }
       }
     },
-    { table, color, tokens: [...tokens] },
+    { table, tokens: [...tokens] },
   );
 }
 
@@ -330,6 +339,6 @@ export async function playArchivedGame(white: Page, black: Page, tokens: readonl
   await white.evaluate(async (table) => {
     await (window as unknown as { __yc: Client }).__yc.request({ type: "command", table, command: "start" });
   }, table);
-  const [id] = await Promise.all([playColour(white, table, "white", tokens), playColour(black, table, "black", tokens)]);
+  const [id] = await Promise.all([playColour(white, table, tokens), playColour(black, table, tokens)]);
   return id;
 }

@@ -47,7 +47,7 @@ export interface Answer {
   table?: string;
 }
 
-/** Receives the messages of one table: its snapshot, then its events. */
+/** Receives the messages of one table: its snapshot, then its events (with the clocks after a resume and the legal actions of the player to act). */
 export type TableListener = (msg: ServerMessage) => void;
 
 /** The messages about meeting people: the lobby's seeks, challenges and pairings. */
@@ -206,6 +206,7 @@ export class Connection {
         this.tables.get(msg.table.id)?.listener(msg);
         return;
       case "clocks":
+      case "legal":
         this.tables.get(msg.table)?.listener(msg);
         return;
       case "event": {

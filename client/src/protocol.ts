@@ -547,7 +547,10 @@ targets: Pair<number>,
  */
 ring_moves: number, 
 /**
- * The legal actions of the player to act (empty once the game is over).
+ * The legal actions of the player to act, for that player only: filled in the
+ * snapshot a connection of theirs is sent, and given after each change of the game
+ * by a `legal` message; empty for everyone else, in events, and once the game is
+ * over or while it is paused.
  */
 legal: Array<string>, 
 /**
@@ -688,7 +691,21 @@ color: SeatColor,
 /**
  * The action token.
  */
-action: string, } | { "kind": "took_back", 
+action: string, 
+/**
+ * Actions played with this one: it is `moves[ply - 1]`.
+ */
+ply: number, 
+/**
+ * The position after it (docs/notation.md, "Position string"): the board, the
+ * player to act, what they must do, the rings removed, the targets and the ring
+ * moves (the pool is 51 less the markers on the board).
+ */
+position: string, 
+/**
+ * Whether a seated player may still abort the game (absent: no longer).
+ */
+abortable?: boolean, } | { "kind": "took_back", 
 /**
  * How many actions were undone.
  */
@@ -838,14 +855,27 @@ version: number,
  */
 event: TableEvent, 
 /**
- * The game after it, when the event changed the game.
+ * The game after it, when the event changed the game otherwise than by an
+ * action (`acted` carries what changed itself); without `legal`.
  */
 game?: GameView, 
 /**
  * The clocks at the moment of the event, while a timed game runs (also in
  * `game` when that is sent).
  */
-clocks?: ClockView, } | { "type": "clocks", 
+clocks?: ClockView, } | { "type": "legal", 
+/**
+ * The table id.
+ */
+table: string, 
+/**
+ * The version of the event after which these are the legal actions.
+ */
+version: number, 
+/**
+ * The legal actions.
+ */
+actions: Array<string>, } | { "type": "clocks", 
 /**
  * The table id.
  */

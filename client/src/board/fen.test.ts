@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { boardOfFen } from "./fen";
+import { boardOfFen, readPosition } from "./fen";
 
 describe("the pieces of a position string", () => {
   it("reads the empty board and the example of docs/notation.md", () => {
@@ -23,5 +23,27 @@ describe("the pieces of a position string", () => {
     expect(boardOfFen("5/7/8/9/10/9/10/9/8/7/4 w place 0-0 3-3 0")).toBeNull();
     expect(boardOfFen("3/7/8/9/10/9/10/9/8/7/4 w place 0-0 3-3 0")).toBeNull();
     expect(boardOfFen("4/7/8/9/10/9/10/9/8/7/3x w place 0-0 3-3 0")).toBeNull();
+  });
+});
+
+describe("a position string read whole", () => {
+  it("gives the turn, the stage, the score, the targets, the ring moves and the pool", () => {
+    expect(readPosition("bbBB/5Bb/7W/9/8Bb/9/W9/8B/W7/W6/4 b ring-after 1-0 3-2 9/40")).toMatchObject({
+      to_move: "black",
+      stage: "remove_ring",
+      removed: { white: 1, black: 0 },
+      targets: { white: 3, black: 2 },
+      ring_moves: 9,
+      pool: 47,
+    });
+    expect(readPosition("4/7/8/9/10/9/10/9/8/7/4 w end 3-2 3-3 40")?.stage).toBe("over");
+    expect(readPosition("4/7/8/9/10/9/10/9/8/7/4 w row-before 0-0 3-3 4")?.stage).toBe("remove_row");
+  });
+
+  it("refuses what is not one", () => {
+    expect(readPosition("4/7/8/9/10/9/10/9/8/7/4 w place 0-0 3-3")).toBeNull();
+    expect(readPosition("4/7/8/9/10/9/10/9/8/7/4 x place 0-0 3-3 0")).toBeNull();
+    expect(readPosition("4/7/8/9/10/9/10/9/8/7/4 w dance 0-0 3-3 0")).toBeNull();
+    expect(readPosition("4/7/8/9/10/9/10/9/8/7/4 w place 0:0 3-3 0")).toBeNull();
   });
 });

@@ -9,7 +9,7 @@ vi.mock("../i18n", () => ({
 vi.mock("../board/view", () => ({ BoardView: class {} }));
 
 import type { GameView, ServerMessage, TableView } from "../protocol";
-import { TAKEBACK_LIMIT, applyEvent, describeEvent, gameButtons, optionChanges, promptKey, replyIsLogged, tabTitle } from "./table";
+import { TAKEBACK_LIMIT, applyEvent, applyLegal, describeEvent, gameButtons, optionChanges, promptKey, replyIsLogged, tabTitle } from "./table";
 
 type EventMessage = Extract<ServerMessage, { type: "event" }>;
 
@@ -103,6 +103,27 @@ describe("events", () => {
     expect(view.seats.black?.online).toBe(false);
   });
 
+  it("an action is applied to the game held: the position read, the action appended, the legal actions gone", () => {
+    const view = table(game({ position: "4/7/8/9/4W5/9/10/9/8/7/4 b place 0-0 3-3 0", legal: ["a1"] }));
+    const position = "4/7/8/9/4W5/9/10/9/8/7/B3 w place 0-0 3-3 0";
+    applyEvent(view, event({ kind: "acted", color: "black", action: "k7", ply: 2, position, abortable: true }, { clocks: { white_ms: 299_000, black_ms: 298_000, running: "white", increment: 0 } }));
+    const g = view.game!;
+    expect(g.moves).toEqual(["e5", "k7"]);
+    expect(g.position).toBe(position);
+    expect(g.board.rings).toEqual({ white: ["e5"], black: ["k7"] });
+    expect([g.to_move, g.stage, g.pool, g.ring_moves, g.abortable]).toEqual(["white", "place", 51, 0, true]);
+    expect(g.legal).toEqual([]);
+    expect(g.clocks?.white_ms).toBe(299_000);
+    // The same action again (a game view sent in the same moment held it): not twice.
+    applyEvent(view, event({ kind: "acted", color: "black", action: "k7", ply: 2, position }, { version: 7 }));
+    expect(view.game!.moves).toEqual(["e5", "k7"]);
+    expect(view.game!.abortable).toBe(false);
+    // The legal actions of this version are taken, older ones not.
+    expect(applyLegal(view, { type: "legal", table: "t1", version: 6, actions: ["old"] })).toBe(false);
+    expect(applyLegal(view, { type: "legal", table: "t1", version: 7, actions: ["a2", "b2"] })).toBe(true);
+    expect(view.game!.legal).toEqual(["a2", "b2"]);
+  });
+
   it("the game sent with an event replaces the one held", () => {
     const view = table(game());
     const paused = game({ paused: true, clocks: { white_ms: 290_000, black_ms: 280_000, increment: 0 } });
@@ -120,7 +141,7 @@ describe("events", () => {
     expect(describeEvent({ kind: "interrupted" }, names)).toBe("event.interrupted");
     expect(describeEvent({ kind: "resumed" }, names)).toBe("event.resumed");
     expect(describeEvent({ kind: "declined", by: "white" }, names)).toBe("event.declined(player=ann)");
-    expect(describeEvent({ kind: "acted", color: "white", action: "e5" }, names)).toBeNull();
+    expect(describeEvent({ kind: "acted", color: "white", action: "e5", ply: 1, position: "" }, names)).toBeNull();
   });
 });
 

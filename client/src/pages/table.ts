@@ -27,7 +27,7 @@ import { inviteBox } from "./invite";
 import { fillLevels } from "./engine-levels";
 import { optionsForm } from "./lobby";
 import { describeOptions } from "./options";
-import { boardOfFen } from "../board/fen";
+import { boardOfFen, readPosition } from "../board/fen";
 import { nameOrLink, ratedMark, ratingChangeEl } from "./ratings";
 import { play, setSoundOn, soundOn, unlockSound } from "./sound";
 
@@ -149,7 +149,32 @@ export function applyEvent(view: TableView, msg: EventMessage): void {
   // An aborted game is gone (not archived): the table waits for a new one.
   if (event.kind === "aborted") view.game = undefined;
   else if (msg.game) view.game = msg.game;
+  else if (event.kind === "acted" && view.game) applyAction(view.game, event);
   if (msg.clocks && view.game) view.game.clocks = msg.clocks;
+}
+
+/**
+ * Applies an action to the game: the event carries the position after it, not the
+ * game; the player to act is sent their legal actions next (`applyLegal`).
+ */
+export function applyAction(game: GameView, event: Extract<TableEvent, { kind: "acted" }>): void {
+  const fields = readPosition(event.position);
+  if (!fields) return;
+  // A game view sent in the same moment may hold the action already: the ply says
+  // where it goes.
+  game.moves.length = Math.min(game.moves.length, event.ply - 1);
+  game.moves.push(event.action);
+  Object.assign(game, fields);
+  game.position = event.position;
+  game.legal = [];
+  game.abortable = event.abortable ?? false;
+}
+
+/** The legal actions the player to act is given, if they belong to the version held. */
+export function applyLegal(view: TableView, msg: Extract<ServerMessage, { type: "legal" }>): boolean {
+  if (!view.game || msg.version !== view.version) return false;
+  view.game.legal = msg.actions;
+  return true;
 }
 
 /** The log line of an event, if it has one (`nameOf` names the player of a seat). */
@@ -897,6 +922,10 @@ export function mountTable(root: HTMLElement, conn: Connection, id: string): () 
       replace(chatLog);
       for (const line of view.chat) log(line.text, "chat", line.from, line.guest);
       renderAll();
+      return;
+    }
+    if (msg.type === "legal" && view) {
+      if (applyLegal(view, msg)) renderAll();
       return;
     }
     if (msg.type === "clocks" && view?.game) {

@@ -9,6 +9,8 @@ use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use yinsh_server::follow::Follower;
+use yinsh_server::protocol::ServerMessage;
 
 /// The URL of the SQLite database file `db`.
 fn sqlite(db: &std::path::Path) -> String {
@@ -91,7 +93,9 @@ type Ws =
 struct Player {
     ws: Ws,
     cookie: String,
+    /// The game as the messages received make it, as JSON.
     last: Option<Value>,
+    follower: Follower,
     /// The events received and not yet waited for.
     events: Vec<Value>,
 }
@@ -118,6 +122,7 @@ impl Player {
             ws,
             cookie,
             last: None,
+            follower: Follower::default(),
             events: Vec::new(),
         }
     }
@@ -167,16 +172,28 @@ impl Player {
                 .unwrap();
             let Message::Text(text) = frame else { continue };
             let v: Value = serde_json::from_str(text.as_str()).unwrap();
-            if let Some(game) = v.get("game").filter(|g| g.is_object()) {
-                self.last = Some(game.clone());
-            }
-            if let Some(game) = v.pointer("/table/game").filter(|g| g.is_object()) {
-                self.last = Some(game.clone());
+            let msg: ServerMessage = serde_json::from_value(v.clone()).unwrap();
+            if self.follower.apply(None, &msg) {
+                self.last = self.follower.game.as_ref().map(|g| json!(g));
             }
             if v["type"] == "event" {
                 self.events.push(v.clone());
             }
             return v;
+        }
+    }
+
+    /// Waits until the game has `n` actions and this player has been given their legal
+    /// actions (it is their turn); the game then.
+    async fn until_turn(&mut self, n: usize) -> Value {
+        loop {
+            if let Some(g) = &self.last {
+                let moves = g["moves"].as_array().map_or(0, Vec::len);
+                if moves >= n && g["legal"].as_array().is_some_and(|l| !l.is_empty()) {
+                    return g.clone();
+                }
+            }
+            self.next().await;
         }
     }
 
@@ -481,7 +498,7 @@ async fn an_engine_program_plays_the_engine_seats() {
         .await;
     // The program places white's rings; the human answers with the first legal one.
     for placed in 0..3 {
-        let game = human.until_moves(2 * placed + 1).await;
+        let game = human.until_turn(2 * placed + 1).await;
         assert_eq!(game["to_move"], "black", "{game}");
         let mine = game["legal"][0].as_str().unwrap().to_owned();
         human.call(10 + placed as u64, act(&table, &mine)).await;
@@ -790,7 +807,7 @@ async fn our_engine_plays_as_a_bot_through_the_bridge() {
     // Each of the person's placements is answered by the engine's, through the bridge.
     let mut pos = yinsh::Position::new();
     for n in 0..4 {
-        let game = bob.until_moves(2 * n).await;
+        let game = bob.until_turn(2 * n).await;
         if n > 0 {
             let theirs: yinsh::Action = game["moves"][2 * n - 1].as_str().unwrap().parse().unwrap();
             pos.play(theirs).expect("the bot plays legally");
@@ -1012,7 +1029,7 @@ async fn the_bridge_plays_on_after_the_server_was_killed_under_it() {
     let bob_cookie = register(&addr, "Bob");
     let mut bob = Player::connect(&addr, Some(&bob_cookie)).await;
     let (table, id) = challenge_robo(&mut bob).await;
-    let game = bob.until_moves(0).await;
+    let game = bob.until_turn(0).await;
     bob.call(id, act(&table, game["legal"][0].as_str().unwrap()))
         .await;
     bob.until_moves(2).await;
@@ -1022,7 +1039,7 @@ async fn the_bridge_plays_on_after_the_server_was_killed_under_it() {
     let (_server, addr) = serve_at(&sqlite(&db), &bind, &["--no-bots"]);
     let mut bob = Player::connect(&addr, Some(&bob_cookie)).await;
     bob.call(1, json!({"type": "open", "table": table})).await;
-    let game = bob.until_moves(2).await;
+    let game = bob.until_turn(2).await;
     bob.call(2, act(&table, game["legal"][0].as_str().unwrap()))
         .await;
     // The bridge found its way back: it answers from the restored game.

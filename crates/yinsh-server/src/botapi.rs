@@ -6,6 +6,7 @@
 
 use serde::Serialize;
 
+use crate::follow::Follower;
 use crate::protocol::{
     ChallengeView, ClockView, GameView, PlayerView, ResultView, SeatColor, ServerMessage,
     TableEvent, TableView, VariantName,
@@ -184,6 +185,8 @@ pub struct GameStream {
     /// The game's id, its actions and whether it is over, as last told.
     last: Option<(i64, usize, bool, GameState)>,
     mine: Option<SeatColor>,
+    /// The game as the table's messages make it.
+    follower: Follower,
     /// Whether the stream is done (the game is over, or another began).
     pub finished: bool,
 }
@@ -196,6 +199,7 @@ impl GameStream {
             table: table.to_owned(),
             last: None,
             mine: None,
+            follower: Follower::default(),
             finished: false,
         }
     }
@@ -210,15 +214,18 @@ impl GameStream {
 
     /// The lines `msg` makes.
     pub fn lines(&mut self, msg: &ServerMessage) -> Vec<GameLine> {
+        let changed = self.follower.apply(Some(&self.table), msg);
         match msg {
             ServerMessage::Snapshot { table } if table.id == self.table => self.full(table),
             ServerMessage::Event {
                 table,
                 event,
-                game,
                 clocks,
                 ..
-            } if *table == self.table => self.event(event, game.as_ref(), clocks.as_ref()),
+            } if *table == self.table => {
+                let game = self.follower.game.clone().filter(|_| changed);
+                self.event(event, game.as_ref(), clocks.as_ref())
+            }
             _ => Vec::new(),
         }
     }
@@ -538,11 +545,16 @@ mod tests {
         assert!(text.contains(r#""type":"gameFull""#), "{text}");
         assert!(text.contains(r#""title":"BOT""#) && text.contains(r#""initialFen":"startpos""#));
         // A move: one state; the same state again: nothing; the opponent away: told.
+        let mut after = yinsh::Position::new();
+        after.play("e5".parse().unwrap()).unwrap();
         let acted = TableEvent::Acted {
             color: SeatColor::White,
             action: "e5".to_owned(),
+            ply: 1,
+            position: after.to_fen(),
+            abortable: true,
         };
-        let lines = stream.lines(&event(acted.clone(), Some(game(&["e5"], None))));
+        let lines = stream.lines(&event(acted.clone(), None));
         assert!(matches!(&lines[..], [GameLine::GameState(s)] if s.moves == "e5"));
         assert!(
             stream

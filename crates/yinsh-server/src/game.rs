@@ -357,15 +357,11 @@ impl Game {
         })
     }
 
-    /// The game as clients see it at `now` (the table fills in what depends on the
-    /// players' presence).
+    /// The game as clients see it at `now`, without the legal actions (which only the
+    /// player to act is given; the table fills in what depends on the players'
+    /// presence).
     pub fn view(&self, now: Instant) -> GameView {
         let pos = &self.position;
-        let legal = if self.is_running() {
-            pos.legal_actions().iter().map(|a| a.to_string()).collect()
-        } else {
-            Vec::new()
-        };
         let frame = frame(pos, self.result.is_some());
         GameView {
             id: self.id.0,
@@ -380,7 +376,7 @@ impl Game {
                 black: pos.rules().targets.black,
             },
             ring_moves: pos.ring_moves(),
-            legal,
+            legal: Vec::new(),
             moves: self.actions.iter().map(|a| a.to_string()).collect(),
             clocks: self.clock_view(now),
             result: self.result.as_ref().map(|r| ResultView {

@@ -22,6 +22,7 @@ pub mod botapi;
 pub mod chat;
 pub mod command;
 pub mod export;
+pub mod follow;
 pub mod game;
 mod http;
 pub mod i18n;

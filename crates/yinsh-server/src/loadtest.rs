@@ -21,9 +21,9 @@ use tokio::sync::{Semaphore, oneshot};
 use tokio_tungstenite::tungstenite::Message;
 use yinsh::random::SplitMix64;
 
+use crate::follow::Follower;
 use crate::protocol::{
-    ClientMessage, Command, GameView, Request, SeatColor, ServerMessage, StageName, TableEvent,
-    TableOptions,
+    ClientMessage, Command, Request, SeatColor, ServerMessage, StageName, TableEvent, TableOptions,
 };
 
 /// How long spectators keep watching after the players stop acting.
@@ -141,7 +141,7 @@ pub struct LoadReport {
     pub errors: u64,
     /// The first few errors, as text.
     pub error_samples: Vec<String>,
-    /// Every acknowledged action: game id → tokens in order.
+    /// Every acknowledged action: game id → tokens in the game's order.
     pub acknowledged: HashMap<i64, Vec<String>>,
     /// The server's peak resident memory, if it reports it.
     pub server_peak_rss: Option<u64>,
@@ -177,7 +177,8 @@ struct Shared {
     error_samples: Mutex<Vec<String>>,
     /// When each (table, ply) action was sent, for spectator latency.
     sent: Mutex<HashMap<(String, usize), Instant>>,
-    acknowledged: Mutex<HashMap<i64, Vec<String>>>,
+    /// Game id → (action number, token), in the order the replies came.
+    acknowledged: Mutex<HashMap<i64, Vec<(usize, String)>>>,
 }
 
 impl Shared {
@@ -207,7 +208,13 @@ type Ws =
     tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
 async fn connect(addr: &str) -> anyhow::Result<Ws> {
-    let (ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws"))
+    // Small buffers, as the server's: the default 128 KiB a connection would make the
+    // load generator, not the server, the thing measured at 18,000 connections.
+    let config = tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default()
+        .read_buffer_size(8 * 1024)
+        .write_buffer_size(8 * 1024);
+    let url = format!("ws://{addr}/ws");
+    let (ws, _) = tokio_tungstenite::connect_async_with_config(url, Some(config), true)
         .await
         .with_context(|| format!("cannot connect to ws://{addr}/ws"))?;
     Ok(ws)
@@ -373,12 +380,19 @@ pub async fn run(
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .clone(),
+        // In the order of the game (the two players' replies may arrive either way).
         acknowledged: std::mem::take(
             &mut *shared
                 .acknowledged
                 .lock()
                 .unwrap_or_else(|e| e.into_inner()),
-        ),
+        )
+        .into_iter()
+        .map(|(game, mut actions)| {
+            actions.sort_unstable_by_key(|(ply, _)| *ply);
+            (game, actions.into_iter().map(|(_, token)| token).collect())
+        })
+        .collect(),
         server_peak_rss,
         server_cpu,
     })
@@ -554,10 +568,7 @@ impl PlayerTask {
                 }
             };
             if let ServerMessage::Event {
-                version: v,
-                event,
-                game,
-                ..
+                version: v, event, ..
             } = msg
             {
                 self.shared.spectator_events.fetch_add(1, Ordering::Relaxed);
@@ -567,8 +578,8 @@ impl PlayerTask {
                         .fetch_add(v.saturating_sub(version + 1), Ordering::Relaxed);
                 }
                 version = v;
-                if let (TableEvent::Acted { .. }, Some(game)) = (&event, &game) {
-                    let key = (table.clone(), game.moves.len() - 1);
+                if let TableEvent::Acted { ply, .. } = &event {
+                    let key = (table.clone(), *ply as usize - 1);
                     let sent = self
                         .shared
                         .sent
@@ -597,10 +608,11 @@ struct Playing {
     table: String,
     color: SeatColor,
     rng: SplitMix64,
-    game: Option<GameView>,
+    /// The game, as the table's messages make it.
+    game: Follower,
     next_id: u64,
-    /// The action in flight: request id, token, when sent.
-    in_flight: Option<(u64, String, Instant)>,
+    /// The action in flight: request id, token, its number, when sent.
+    in_flight: Option<(u64, String, usize, Instant)>,
     /// When to act next, once it is our turn.
     act_at: Option<tokio::time::Instant>,
     end: tokio::time::Instant,
@@ -622,7 +634,7 @@ impl Playing {
             table,
             color,
             rng,
-            game: None,
+            game: Follower::default(),
             next_id: 1,
             in_flight: None,
             act_at: None,
@@ -638,18 +650,18 @@ impl Playing {
         &self.task.shared
     }
 
-    /// Keeps the latest game view.
+    /// Follows the game.
     fn note(&mut self, msg: &ServerMessage) {
-        match msg {
-            ServerMessage::Snapshot { table } => self.game = table.game.clone(),
-            ServerMessage::Event { game: Some(g), .. } => self.game = Some(g.clone()),
-            _ => {}
-        }
+        self.game.apply(Some(&self.table), msg);
     }
 
+    /// Whether it is our turn and we know what we may play.
     fn my_turn(&self) -> bool {
-        self.game.as_ref().is_some_and(|g| {
-            g.result.is_none() && g.stage != StageName::Over && g.to_move == self.color
+        self.game.game.as_ref().is_some_and(|g| {
+            g.result.is_none()
+                && g.stage != StageName::Over
+                && g.to_move == self.color
+                && !g.legal.is_empty()
         })
     }
 
@@ -712,7 +724,7 @@ impl Playing {
         if !self.my_turn() {
             return;
         }
-        let game = self.game.as_ref().expect("my turn means a game");
+        let game = self.game.game.as_ref().expect("my turn means a game");
         let token = game.legal[self.rng.below(game.legal.len())].clone();
         let ply = game.moves.len();
         self.next_id += 1;
@@ -732,7 +744,7 @@ impl Playing {
             ply: Some(ply as u32),
         };
         match send(&mut self.ws, id, request).await {
-            Ok(()) => self.in_flight = Some((id, token, sent)),
+            Ok(()) => self.in_flight = Some((id, token, ply, sent)),
             Err(e) => self.shared().error(format!("sending an action: {e}")),
         }
     }
@@ -744,7 +756,7 @@ impl Playing {
                 if self.in_flight.as_ref().is_none_or(|f| f.0 != id) {
                     return;
                 }
-                let (_, token, sent) = self.in_flight.take().expect("just checked");
+                let (_, token, ply, sent) = self.in_flight.take().expect("just checked");
                 let rtt = sent.elapsed().as_micros() as u64;
                 self.shared()
                     .rtt
@@ -752,14 +764,14 @@ impl Playing {
                     .unwrap_or_else(|e| e.into_inner())
                     .push(rtt);
                 self.shared().actions.fetch_add(1, Ordering::Relaxed);
-                if let Some(g) = &self.game {
+                if let Some(g) = &self.game.game {
                     self.shared()
                         .acknowledged
                         .lock()
                         .unwrap_or_else(|e| e.into_inner())
                         .entry(g.id)
                         .or_default()
-                        .push(token);
+                        .push((ply, token));
                 }
             }
             ServerMessage::Error { id, code, text, .. } => {

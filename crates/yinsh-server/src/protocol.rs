@@ -966,7 +966,10 @@ pub struct GameView {
     pub targets: Pair<u8>,
     /// Ring moves played so far.
     pub ring_moves: u16,
-    /// The legal actions of the player to act (empty once the game is over).
+    /// The legal actions of the player to act, for that player only: filled in the
+    /// snapshot a connection of theirs is sent, and given after each change of the game
+    /// by a `legal` message; empty for everyone else, in events, and once the game is
+    /// over or while it is paused.
     pub legal: Vec<String>,
     /// Every action played, in order.
     pub moves: Vec<String>,
@@ -1081,12 +1084,24 @@ pub enum TableEvent {
     },
     /// A game began.
     Started,
-    /// A game action was played.
+    /// A game action was played. The event carries no game view: a client applies it
+    /// to the game it holds (the action appended to the moves, the board and the rest
+    /// read from `position`), and the player to act is sent a `legal` message.
     Acted {
         /// Who played it.
         color: SeatColor,
         /// The action token.
         action: String,
+        /// Actions played with this one: it is `moves[ply - 1]`.
+        ply: u32,
+        /// The position after it (docs/notation.md, "Position string"): the board, the
+        /// player to act, what they must do, the rings removed, the targets and the ring
+        /// moves (the pool is 51 less the markers on the board).
+        position: String,
+        /// Whether a seated player may still abort the game (absent: no longer).
+        #[ts(as = "Option<bool>", optional)]
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        abortable: bool,
     },
     /// The last turn(s) were taken back.
     TookBack {
@@ -1248,7 +1263,8 @@ pub enum ServerMessage {
         version: u64,
         /// What happened.
         event: TableEvent,
-        /// The game after it, when the event changed the game.
+        /// The game after it, when the event changed the game otherwise than by an
+        /// action (`acted` carries what changed itself); without `legal`.
         #[ts(optional)]
         #[serde(default, skip_serializing_if = "Option::is_none")]
         game: Option<GameView>,
@@ -1257,6 +1273,18 @@ pub enum ServerMessage {
         #[ts(optional)]
         #[serde(default, skip_serializing_if = "Option::is_none")]
         clocks: Option<ClockView>,
+    },
+    /// To the connections of the player to act, after the events that changed the game
+    /// (and after a resume): what they may play now. Not versioned; it belongs to the
+    /// event `version` and is stale once a later event changed the game.
+    Legal {
+        /// The table id.
+        table: String,
+        /// The version of the event after which these are the legal actions.
+        #[ts(type = "number")]
+        version: u64,
+        /// The legal actions.
+        actions: Vec<String>,
     },
     /// The clocks now, after a resume (the events replayed carry the clocks of their
     /// time). Not versioned.

@@ -474,6 +474,12 @@ async fn a_bot_plays_a_whole_rated_game_against_a_person() {
         let moves = state["moves"].as_str().unwrap().to_owned();
         let pos = replay(&moves);
         let played = moves.split_whitespace().count();
+        if pos.is_over() {
+            // The last action's line; the result's line follows.
+            state = game.until("gameState").await;
+            assert_eq!(state["moves"], moves.as_str(), "the result's line");
+            break;
+        }
         if pos.turn() == yinsh::Color::Black {
             let action = pos.legal_actions().into_iter().next_back().unwrap();
             let path = format!("/api/bot/game/{table}/move/{action}");
@@ -481,7 +487,7 @@ async fn a_bot_plays_a_whole_rated_game_against_a_person() {
             assert_eq!(status, 200, "{action} after {moves:?}: {body}");
             bot_actions += 1;
         } else {
-            let view = ann.game_after(played).await;
+            let view = ann.my_turn(played).await;
             ann.act(&table, &view.legal[0]).await.unwrap();
         }
         state = game.until("gameState").await;

@@ -11,6 +11,7 @@ use tokio::sync::oneshot;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+use yinsh_server::follow::Follower;
 use yinsh_server::protocol::{
     ClientMessage, Command, GameView, PlayerView, Request, ServerMessage, TableEvent, TableOptions,
     TableView,
@@ -209,8 +210,9 @@ pub struct Client {
     next_id: u64,
     /// Table events received, in order.
     pub events: Vec<(u64, TableEvent)>,
-    /// The last game view received.
+    /// The game, as the messages received make it.
     pub game: Option<GameView>,
+    follower: Follower,
     /// How far [`Client::event`] has looked in `events`.
     cursor: usize,
 }
@@ -253,6 +255,7 @@ impl Client {
             next_id: 0,
             events: Vec::new(),
             game: None,
+            follower: Follower::default(),
             cursor: 0,
         };
         match c.recv().await {
@@ -292,22 +295,11 @@ impl Client {
                 Some(Ok(Message::Text(t))) => {
                     let msg: ServerMessage = serde_json::from_str(t.as_str())
                         .unwrap_or_else(|e| panic!("unreadable server message {t}: {e}"));
-                    match &msg {
-                        ServerMessage::Event {
-                            version,
-                            event,
-                            game,
-                            ..
-                        } => {
-                            self.events.push((*version, event.clone()));
-                            if game.is_some() {
-                                self.game = game.clone();
-                            }
-                        }
-                        ServerMessage::Snapshot { table } => {
-                            self.game = table.game.clone();
-                        }
-                        _ => {}
+                    if let ServerMessage::Event { version, event, .. } = &msg {
+                        self.events.push((*version, event.clone()));
+                    }
+                    if self.follower.apply(None, &msg) {
+                        self.game = self.follower.game.clone();
                     }
                     return msg;
                 }
@@ -454,6 +446,27 @@ impl Client {
             ply: None,
         })
         .await
+    }
+
+    /// Holds the table as `view` shows it, as a client that reconnects does before it
+    /// resumes (the events it missed are applied to it).
+    pub fn hold(&mut self, view: TableView) {
+        self.follower
+            .apply(None, &ServerMessage::Snapshot { table: view });
+        self.game = self.follower.game.clone();
+    }
+
+    /// Waits until the game has `plies` actions or more and this client has been given
+    /// its legal actions (it is to act): the game then.
+    pub async fn my_turn(&mut self, plies: usize) -> GameView {
+        loop {
+            if let Some(g) = &self.game {
+                if g.moves.len() >= plies && !g.legal.is_empty() {
+                    return g.clone();
+                }
+            }
+            self.recv().await;
+        }
     }
 
     /// Waits for the event with version `v` or later and gives the game then.

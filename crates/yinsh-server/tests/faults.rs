@@ -136,18 +136,20 @@ async fn hundreds_of_clients_reconnect_at_once() {
     let clients = join_all((0..N).map(|_| async {
         let mut c = Client::connect(server.addr, None).await;
         let view = c.open(&table).await;
-        (c.cookie.clone(), view.epoch, view.version)
+        (c.cookie.clone(), view)
     }))
     .await;
     // All of them drop at once (a network blip), the game goes on, and they all come
     // back at once, each resuming from what it saw.
     black.act(&table, "a5").await.unwrap();
     let start = Instant::now();
-    let back = join_all(clients.into_iter().map(|(cookie, epoch, version)| {
+    let back = join_all(clients.into_iter().map(|(cookie, view)| {
         let table = table.clone();
         let addr = server.addr;
         async move {
             let mut c = Client::connect(addr, Some(&cookie)).await;
+            let (epoch, version) = (view.epoch, view.version);
+            c.hold(view);
             let id = c
                 .send(Request::Open {
                     table: table.clone(),

@@ -204,6 +204,8 @@ async fn a_reconnecting_player_gets_what_they_missed_and_keeps_the_seat() {
         match white.recv().await {
             ServerMessage::Snapshot { .. } => panic!("expected a resume, not a snapshot"),
             ServerMessage::Event { version, event, .. } => missed.push((version, event)),
+            // White is to act: the events carry no legal actions, this does.
+            ServerMessage::Legal { version, .. } => assert_eq!(version, missed.last().unwrap().0),
             ServerMessage::Reply { id: Some(i), .. } if i == id => break,
             other => panic!("unexpected {other:?}"),
         }

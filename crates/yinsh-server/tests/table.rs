@@ -97,7 +97,9 @@ async fn seats_options_and_the_start() {
     assert_eq!(game.targets.white, 1);
     let white_ms = game.clocks.unwrap().white_ms;
     assert!((299_000..=300_000).contains(&white_ms), "{white_ms}");
-    assert_eq!(game.legal.len(), 85);
+    // Only the player to act is given the legal actions.
+    assert!(game.legal.is_empty());
+    assert_eq!(alice.my_turn(0).await.legal.len(), 85);
     assert_eq!(code(alice.chat(&table, "/leave").await), "leave_running");
     // Spectator changes are announced at most once a second.
     carol
@@ -291,7 +293,7 @@ async fn the_engine_takes_a_seat_and_plays() {
     let mut pos = yinsh::Position::new();
     let mut played = 0;
     for _ in 0..3 {
-        let game = human.game_after(played + 1).await;
+        let game = human.my_turn(played + 1).await;
         let engine_action: yinsh::Action = game.moves[played].parse().unwrap();
         pos.play(engine_action).expect("the engine plays legally");
         assert_eq!(game.to_move, SeatColor::Black);

@@ -18,7 +18,7 @@ use crate::game::result_view;
 use crate::protocol::{Command, ServerMessage, Since, TableEvent, TableSummary, TableView};
 use crate::refusal::Refusal;
 use crate::store::{Outage, Player, Rated, StoreError, rated_view};
-use crate::vocab::GameId;
+use crate::vocab::{GameId, PlayerId};
 
 /// An empty table (nobody watching, no game running) closes after this.
 const IDLE_CLOSE: Duration = Duration::from_secs(120);
@@ -210,10 +210,15 @@ impl Actor {
                     .game()
                     .filter(|g| g.is_running())
                     .and_then(|g| g.clock_view(now));
-                if let Err(conn) = self.watchers.resume(conn, since, clocks) {
-                    let table = self.view();
-                    conn.send(super::to_text(&ServerMessage::Snapshot { table }));
-                    self.watchers.add(conn);
+                let player = conn.player.id;
+                match self.watchers.resume(conn, since, clocks) {
+                    // Resumed: the events it missed carry no legal actions.
+                    Ok(()) => self.send_legal(Some(player)),
+                    Err(conn) => {
+                        let table = self.view(player);
+                        conn.send(super::to_text(&ServerMessage::Snapshot { table }));
+                        self.watchers.add(conn);
+                    }
                 }
                 let _ = done.send(());
                 self.watchers_changed();
@@ -429,10 +434,12 @@ impl Actor {
             return;
         }
         let mut cut = false;
+        let mut game_changed = false;
         for event in events {
             let now = Instant::now();
+            game_changed |= changes_game(&event);
             let game = if carries_game(&event) {
-                self.core.game_view(now)
+                self.core.public_game_view(now)
             } else {
                 None
             };
@@ -442,6 +449,9 @@ impl Actor {
                 .filter(|g| g.is_running())
                 .and_then(|g| g.clock_view(now));
             cut |= self.watchers.broadcast(event, game, clocks);
+        }
+        if game_changed {
+            self.send_legal(None);
         }
         let summary = self.summary();
         if self.last_summary.as_ref() != Some(&summary) {
@@ -479,7 +489,29 @@ impl Actor {
         }
     }
 
-    fn view(&self) -> TableView {
+    /// Gives the player to act (when `only` is them, or any) their legal actions, on
+    /// every connection of theirs that watches.
+    fn send_legal(&mut self, only: Option<PlayerId>) {
+        let Some(player) = self.core.player_to_act() else {
+            return;
+        };
+        if only.is_some_and(|p| p != player) || !self.watchers.is_online(player) {
+            return;
+        }
+        let actions = self.core.legal();
+        if actions.is_empty() {
+            return;
+        }
+        let text = super::to_text(&ServerMessage::Legal {
+            table: self.core.id().to_string(),
+            version: self.watchers.version(),
+            actions,
+        });
+        self.watchers.send_to(player, &text);
+    }
+
+    /// The table as `viewer` sees it: the legal actions only for the player to act.
+    fn view(&self, viewer: PlayerId) -> TableView {
         let (spectator_count, spectators) = self.watchers.announced();
         TableView {
             id: self.core.id().to_string(),
@@ -490,16 +522,26 @@ impl Actor {
             spectator_count,
             spectators,
             chat: self.core.chat().cloned().collect(),
-            game: self.core.game_view(Instant::now()),
+            game: if self.core.player_to_act() == Some(viewer) {
+                self.core.game_view(Instant::now())
+            } else {
+                self.core.public_game_view(Instant::now())
+            },
         }
     }
 }
 
-/// Whether an event changes the game (it is sent with the game after it).
+/// Whether an event changes the game: the player to act is then given their legal
+/// actions.
+fn changes_game(event: &TableEvent) -> bool {
+    matches!(event, TableEvent::Acted { .. }) || carries_game(event)
+}
+
+/// Whether an event is sent with the game after it: those that change the game, but
+/// an action, which carries what it changed itself.
 fn carries_game(event: &TableEvent) -> bool {
     match event {
         TableEvent::Started
-        | TableEvent::Acted { .. }
         | TableEvent::TookBack { .. }
         | TableEvent::DrawOffered { .. }
         | TableEvent::TakebackRequested { .. }
@@ -510,7 +552,8 @@ fn carries_game(event: &TableEvent) -> bool {
         | TableEvent::Presence { .. }
         | TableEvent::Interrupted
         | TableEvent::Resumed => true,
-        TableEvent::Joined { .. }
+        TableEvent::Acted { .. }
+        | TableEvent::Joined { .. }
         | TableEvent::Left { .. }
         | TableEvent::Spectators { .. }
         | TableEvent::Options { .. }

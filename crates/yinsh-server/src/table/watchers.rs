@@ -154,6 +154,13 @@ impl Watchers {
         self.subs.len() != before
     }
 
+    /// Sends `text` to every connection of `player` (not versioned, not kept).
+    pub(super) fn send_to(&self, player: PlayerId, text: &Arc<str>) {
+        for conn in self.subs.values().filter(|c| c.player.id == player) {
+            conn.send(text.clone());
+        }
+    }
+
     /// The spectators now: the people watching who do not sit at the table, sorted.
     pub(super) fn spectators(&self, seated: impl Fn(PlayerId) -> bool) -> Vec<String> {
         let mut seen = HashSet::new();

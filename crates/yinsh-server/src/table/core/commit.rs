@@ -189,9 +189,13 @@ impl Core {
                     game.takeback_request = None;
                     events.push(TableEvent::Declined { by: color.into() });
                 }
+                let (ply, position) = (game.actions.len() as u32, game.position.to_fen());
                 events.push(TableEvent::Acted {
                     color: color.into(),
                     action: action.to_string(),
+                    ply,
+                    position,
+                    abortable: self.abortable(),
                 });
                 if let Some(result) = result {
                     events.extend(self.end(result, ratings, now.at));

@@ -509,17 +509,45 @@ impl Core {
         }
     }
 
-    /// The game as clients see it at `now`.
+    /// The game at `now` as the player to act sees it: with their legal actions.
     pub fn game_view(&self, now: Instant) -> Option<GameView> {
+        let mut view = self.public_game_view(now)?;
+        view.legal = self.legal();
+        Some(view)
+    }
+
+    /// The game at `now` as everyone sees it: without the legal actions (events, and
+    /// the snapshots of everyone but the player to act).
+    pub fn public_game_view(&self, now: Instant) -> Option<GameView> {
         let game = self.game.as_ref()?;
         let mut view = game.view(now);
         view.abortable = self.abortable();
         view.claimable = self.claim_open.map(SeatColor::from);
         view.paused = game.is_running() && (self.store_down || self.held.is_some());
-        if self.held.is_some() {
-            view.legal.clear();
-        }
         Some(view)
+    }
+
+    /// The player to act now, when a person sits in that seat and the game runs.
+    pub fn player_to_act(&self) -> Option<PlayerId> {
+        let color = self.game.as_ref()?.to_act()?;
+        self.seats[color]
+            .as_ref()
+            .and_then(Seat::human)
+            .map(|p| p.id)
+    }
+
+    /// The legal actions of the player to act (none once the game is over, or while a
+    /// result waits for the store).
+    pub fn legal(&self) -> Vec<String> {
+        match &self.game {
+            Some(game) if game.is_running() && self.held.is_none() => game
+                .position
+                .legal_actions()
+                .iter()
+                .map(|a| a.to_string())
+                .collect(),
+            _ => Vec::new(),
+        }
     }
 
     /// Whether the running game may be aborted: neither player has made two actions.
