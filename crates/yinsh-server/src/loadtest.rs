@@ -48,6 +48,10 @@ pub struct LoadConfig {
     pub seed: u64,
     /// Connections opened at once while starting.
     pub connect_parallel: usize,
+    /// Round trips of the actions sent in this first part of the play are also left
+    /// out of a second set of percentiles: every game makes its first action within
+    /// the same second, a burst no site sees, and the steady state shows apart.
+    pub warmup: Duration,
 }
 
 impl Default for LoadConfig {
@@ -61,6 +65,7 @@ impl Default for LoadConfig {
             log: false,
             seed: 1,
             connect_parallel: 64,
+            warmup: Duration::from_secs(5),
         }
     }
 }
@@ -131,6 +136,8 @@ pub struct LoadReport {
     pub actions: u64,
     /// Send-to-acknowledgement round trips.
     pub round_trip: Percentiles,
+    /// The same, for the actions sent after the warm-up ([`LoadConfig::warmup`]).
+    pub round_trip_steady: Percentiles,
     /// Send-to-spectator delivery of actions.
     pub spectator_latency: Percentiles,
     /// Events spectators received.
@@ -167,12 +174,16 @@ impl LoadReport {
 #[derive(Default)]
 struct Shared {
     actions: AtomicU64,
+    /// The slowest round trip since the last progress report, in microseconds.
+    slowest: AtomicU64,
     errors: AtomicU64,
     games_started: AtomicU64,
     games_finished: AtomicU64,
     spectator_events: AtomicU64,
     spectator_missed: AtomicU64,
     rtt: Mutex<Vec<u64>>,
+    /// The round trips of the actions sent after the warm-up.
+    rtt_steady: Mutex<Vec<u64>>,
     spectator_latency: Mutex<Vec<u64>>,
     error_samples: Mutex<Vec<String>>,
     /// When each (table, ply) action was sent, for spectator latency.
@@ -202,6 +213,9 @@ pub struct Progress {
     pub errors: u64,
     /// Games started so far.
     pub games: u64,
+    /// The slowest round trip acknowledged since the last report (stalls show here,
+    /// second by second).
+    pub slowest: Duration,
 }
 
 type Ws =
@@ -343,6 +357,7 @@ pub async fn run(
                     actions: shared.actions.load(Ordering::Relaxed),
                     errors: shared.errors.load(Ordering::Relaxed),
                     games: shared.games_started.load(Ordering::Relaxed),
+                    slowest: Duration::from_micros(shared.slowest.swap(0, Ordering::Relaxed)),
                 });
             }
         })
@@ -371,6 +386,7 @@ pub async fn run(
         games_finished: shared.games_finished.load(Ordering::Relaxed),
         actions: shared.actions.load(Ordering::Relaxed),
         round_trip: Percentiles::of(take(&shared.rtt)),
+        round_trip_steady: Percentiles::of(take(&shared.rtt_steady)),
         spectator_latency: Percentiles::of(take(&shared.spectator_latency)),
         spectator_events: shared.spectator_events.load(Ordering::Relaxed),
         spectator_missed: shared.spectator_missed.load(Ordering::Relaxed),
@@ -615,6 +631,8 @@ struct Playing {
     in_flight: Option<(u64, String, usize, Instant)>,
     /// When to act next, once it is our turn.
     act_at: Option<tokio::time::Instant>,
+    /// Actions sent from then on count for the steady state.
+    steady_from: Instant,
     end: tokio::time::Instant,
 }
 
@@ -628,6 +646,7 @@ impl Playing {
         seen: Vec<ServerMessage>,
     ) -> Playing {
         let end = tokio::time::Instant::now() + task.config.duration;
+        let steady_from = Instant::now() + task.config.warmup;
         let mut p = Playing {
             task,
             ws,
@@ -638,6 +657,7 @@ impl Playing {
             next_id: 1,
             in_flight: None,
             act_at: None,
+            steady_from,
             end,
         };
         for m in seen {
@@ -763,7 +783,15 @@ impl Playing {
                     .lock()
                     .unwrap_or_else(|e| e.into_inner())
                     .push(rtt);
+                if sent >= self.steady_from {
+                    self.shared()
+                        .rtt_steady
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .push(rtt);
+                }
                 self.shared().actions.fetch_add(1, Ordering::Relaxed);
+                self.shared().slowest.fetch_max(rtt, Ordering::Relaxed);
                 if let Some(g) = &self.game.game {
                     self.shared()
                         .acknowledged

@@ -35,6 +35,10 @@ pub struct LoadtestArgs {
     /// Connections opened at once while starting.
     #[arg(long, default_value_t = 64)]
     connect_parallel: usize,
+    /// Seconds at the start of the play whose actions are left out of the second
+    /// round-trip line (every game acts first within the same second).
+    #[arg(long, default_value_t = 5)]
+    warmup: u64,
 }
 
 /// Runs the load and prints the figures.
@@ -50,6 +54,7 @@ pub fn run(args: &LoadtestArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         log: args.log,
         seed: args.seed,
         connect_parallel: args.connect_parallel,
+        warmup: Duration::from_secs(args.warmup),
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -58,12 +63,13 @@ pub fn run(args: &LoadtestArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let total = args.duration;
     let report = runtime.block_on(run_load(config, move |p: Progress| {
         eprint!(
-            "\r{:>4.0} s / {total} s  games {:>6}  actions {:>8}  ({:>7.0}/s)  errors {:>4}   ",
+            "\r{:>4.0} s / {total} s  games {:>6}  actions {:>8}  ({:>7.0}/s)  errors {:>4}  slowest {:>5} ms   ",
             p.elapsed.as_secs_f64(),
             p.games,
             p.actions,
             p.actions as f64 / p.elapsed.as_secs_f64().max(1e-9),
-            p.errors
+            p.errors,
+            p.slowest.as_millis()
         );
     }))?;
     eprintln!();
@@ -81,6 +87,11 @@ pub fn run(args: &LoadtestArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         report.actions_per_sec()
     )?;
     writeln!(out, "round trip: {}", report.round_trip)?;
+    writeln!(
+        out,
+        "round trip after the first {} s: {}",
+        args.warmup, report.round_trip_steady
+    )?;
     if args.spectators > 0 {
         writeln!(
             out,
