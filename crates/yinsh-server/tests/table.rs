@@ -487,3 +487,39 @@ async fn the_lobby_lists_tables_live_and_forgets_empty_ones() {
     let (_, body) = server.get("/api/tables").await;
     assert_eq!(body, "[]");
 }
+
+/// The legal actions go to the player to act only, once after each change: the
+/// player who just acted and a spectator are sent none.
+#[tokio::test]
+async fn only_the_player_to_act_is_given_the_legal_actions() {
+    let server = TestServer::start().await;
+    let (table, mut white, mut black) = seated_pair(&server, TableOptions::default()).await;
+    let mut watcher = server.client().await;
+    watcher.open(&table).await;
+    white.chat(&table, "/start").await.unwrap();
+    let tokens = ["e3", "a5", "b5", "c6"];
+    for (n, token) in tokens.iter().enumerate() {
+        let mover = if n % 2 == 0 { &mut white } else { &mut black };
+        let game = mover.my_turn(n).await;
+        assert!(game.legal.iter().any(|a| a == token), "{:?}", game.legal);
+        mover.act(&table, token).await.unwrap();
+        // Its action's event cleared its legal actions, and none came after it.
+        let after = mover.game.clone().unwrap();
+        assert_eq!(after.moves.len(), n + 1);
+        assert!(after.legal.is_empty(), "{:?}", after.legal);
+    }
+    let last = white
+        .events
+        .last()
+        .unwrap()
+        .0
+        .max(black.events.last().unwrap().0);
+    watcher
+        .until(|m| match m {
+            ServerMessage::Legal { .. } => panic!("a spectator was sent legal actions"),
+            ServerMessage::Event { version, .. } if *version >= last => Some(()),
+            _ => None,
+        })
+        .await;
+    assert_eq!(watcher.game.unwrap().moves, tokens);
+}
