@@ -20,6 +20,7 @@ pub mod account;
 pub mod analysis;
 pub mod botapi;
 pub mod chat;
+pub mod cluster;
 pub mod command;
 pub mod export;
 pub mod follow;
@@ -125,6 +126,10 @@ pub struct Config {
     pub live_engines: usize,
     /// How long one such search thinks.
     pub live_time: Duration,
+    /// This server's id as a node of a cluster on a shared PostgreSQL database: the
+    /// tables it opens are leased to it in the store, and it takes over the tables of
+    /// nodes that die ([`cluster::node`]). `None`: a server on its own.
+    pub node_id: Option<String>,
 }
 
 impl Default for Config {
@@ -150,6 +155,7 @@ impl Default for Config {
             analysis_lease: analysis::LEASE,
             live_engines: 1,
             live_time: live::TIME,
+            node_id: None,
         }
     }
 }
@@ -177,6 +183,7 @@ impl std::fmt::Debug for Config {
             .field("analysis_lease", &self.analysis_lease)
             .field("live_engines", &self.live_engines)
             .field("live_time", &self.live_time)
+            .field("node_id", &self.node_id)
             .finish()
     }
 }
@@ -215,6 +222,8 @@ pub struct Ctx {
     pub analysis_lease: Duration,
     /// The analysis board's live searches.
     pub live: live::Live,
+    /// This server as a node of a cluster, if it is one.
+    pub node: Option<Arc<cluster::node::Node>>,
 }
 
 /// A server ready to serve: its tables restored from the store.
@@ -244,18 +253,23 @@ impl Server {
             analysis_depth: config.analysis_depth,
             analysis_lease: config.analysis_lease,
             live: live::Live::new(config.live_engines, config.live_time),
+            node: config.node_id.as_deref().map(cluster::node::Node::new),
         };
         // The decoy hash an unknown name's log-in is checked against, made now: made
         // at the first such log-in, that one would take two hashes' time and tell.
         tokio::task::spawn_blocking(account::decoy_hash);
-        let unfinished = ctx.store.unfinished_games().await?;
-        let bot_accounts =
-            store::BotAccounts::of(ctx.store.as_ref(), unfinished.iter().map(|g| &g.game)).await?;
-        for stored in unfinished {
-            let id = stored.id;
-            match table::restore(ctx.clone(), &stored, &bot_accounts) {
-                Ok((handle, summary)) => ctx.lobby.insert(handle, summary, None),
-                Err(e) => tracing::error!(game = %id, "cannot restore game: {e}"),
+        match ctx.node.clone() {
+            None => {
+                let unfinished = ctx.store.unfinished_games().await?;
+                restore_games(&ctx, &unfinished).await?;
+            }
+            Some(node) => {
+                // Alive first, then its own tables back (from a run before under this
+                // id) and those of dead nodes; then on, every second.
+                cluster::node::renew(&ctx, &node).await?;
+                let owners = ctx.store.take_over(&node.id, true, u32::MAX).await?;
+                cluster::node::adopt(&ctx, &owners).await?;
+                cluster::node::start(ctx.clone(), node);
             }
         }
         analysis::start_workers(&ctx, config.analysis_workers, config.analysis_depth).await;
@@ -354,6 +368,28 @@ impl Server {
         all_done.closed().await;
         Ok(())
     }
+}
+
+/// Opens the tables of unfinished stored `games` again (a restart, or tables taken
+/// over from a dead node): the ids of the tables opened. A game that cannot be
+/// restored is logged and left.
+pub(crate) async fn restore_games(
+    ctx: &Ctx,
+    games: &[store::StoredGame],
+) -> store::StoreResult<Vec<String>> {
+    let bot_accounts =
+        store::BotAccounts::of(ctx.store.as_ref(), games.iter().map(|g| &g.game)).await?;
+    let mut opened = Vec::new();
+    for stored in games {
+        match table::restore(ctx.clone(), stored, &bot_accounts) {
+            Ok((handle, summary)) => {
+                opened.push(handle.id.to_string());
+                ctx.lobby.insert(handle, summary, None);
+            }
+            Err(e) => tracing::error!(game = %stored.id, "cannot restore game: {e}"),
+        }
+    }
+    Ok(opened)
 }
 
 /// After a failed `accept`: a connection that went away before it was accepted is

@@ -566,7 +566,10 @@ async fn start(
     if !ctx.lobby.has_room() {
         return Err(told(ctx, &white, &black, Refusal::TooManyTables));
     }
-    let id = ctx.lobby.fresh_id();
+    let id = match crate::cluster::node::new_table_id(ctx).await {
+        Ok(id) => id,
+        Err(r) => return Err(told(ctx, &white, &black, r)),
+    };
     let (handle, summary) = table::spawn(ctx.clone(), id.clone(), options);
     ctx.lobby.insert(handle.clone(), summary, None);
     if let Err(r) = handle.pair(white.clone(), black.clone()).await {

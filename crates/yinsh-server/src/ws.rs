@@ -437,7 +437,9 @@ impl Connection {
                 if !self.ctx.lobby.has_room() {
                     return Err((None, Refusal::TooManyTables));
                 }
-                let tid = self.ctx.lobby.fresh_id();
+                let tid = crate::cluster::node::new_table_id(&self.ctx)
+                    .await
+                    .map_err(|e| (None, e))?;
                 let (handle, summary) = table::spawn(self.ctx.clone(), tid.clone(), options);
                 self.ctx
                     .lobby

@@ -50,6 +50,8 @@ pub struct TestServer {
     stop: Option<oneshot::Sender<()>>,
     task: Option<tokio::task::JoinHandle<()>>,
     _dir: Option<tempfile::TempDir>,
+    /// The server as a node of a cluster, if it is one.
+    pub node: Option<Arc<yinsh_server::cluster::node::Node>>,
 }
 
 impl TestServer {
@@ -77,6 +79,7 @@ impl TestServer {
     /// A server over `store`.
     pub async fn with_store(store: Arc<dyn Store>, config: Config) -> TestServer {
         let server = Server::new(store.clone(), config).await.expect("server");
+        let node = server.ctx().node.clone();
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         let (stop, stopped) = oneshot::channel::<()>();
@@ -94,6 +97,7 @@ impl TestServer {
             stop: Some(stop),
             task: Some(task),
             _dir: None,
+            node,
         }
     }
 

@@ -822,3 +822,113 @@ async fn the_sqlite_log_stays_small() {
         "without checkpoints: {grown} bytes, with: {kept}"
     );
 }
+
+/// The tables of `owners`, in order.
+fn owned(owners: &[yinsh_server::store::TableOwner]) -> Vec<(&str, &str, i64)> {
+    owners
+        .iter()
+        .map(|o| (o.table.as_str(), o.node.as_str(), o.incarnation))
+        .collect()
+}
+
+/// Cluster leases: who owns a table, and taking over the tables of a node whose lease
+/// ran out.
+async fn leases(store: Arc<dyn Store>) {
+    const MINUTE: i64 = 60_000;
+    store.renew_node("a", MINUTE).await.unwrap();
+    store.renew_node("b", MINUTE).await.unwrap();
+    assert!(store.claim_table("t1", "a").await.unwrap());
+    assert!(
+        !store.claim_table("t1", "b").await.unwrap(),
+        "an id is owned once"
+    );
+    assert!(store.claim_table("t2", "a").await.unwrap());
+    assert!(store.claim_table("t3", "b").await.unwrap());
+    let t1 = store.table_owner("t1").await.unwrap().unwrap();
+    assert_eq!((t1.node.as_str(), t1.incarnation), ("a", 1));
+    assert_eq!(store.table_owner("nope").await.unwrap(), None);
+
+    // Nobody takes a living node's tables.
+    assert!(store.take_over("b", false, 100).await.unwrap().is_empty());
+
+    // A node that stops gives its tables up at once; each changes hands once.
+    store.end_node("a").await.unwrap();
+    let taken = store.take_over("b", false, 100).await.unwrap();
+    assert_eq!(owned(&taken), [("t1", "b", 2), ("t2", "b", 2)]);
+    assert!(store.take_over("c", false, 100).await.unwrap().is_empty());
+    assert_eq!(owned(&store.tables_of("a").await.unwrap()), []);
+
+    // A lease that runs out by the database's clock; a node that never had a lease.
+    store.renew_node("c", 1).await.unwrap();
+    assert!(store.claim_table("t4", "c").await.unwrap());
+    assert!(store.claim_table("t5", "ghost").await.unwrap());
+    tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    let taken = store.take_over("a", false, 1).await.unwrap();
+    assert_eq!(owned(&taken), [("t4", "a", 2)], "at most `limit` tables");
+    let taken = store.take_over("a", false, 10).await.unwrap();
+    assert_eq!(owned(&taken), [("t5", "a", 2)]);
+    store.renew_node("a", MINUTE).await.unwrap();
+    store.renew_node("c", MINUTE).await.unwrap();
+
+    // A node back under its id takes its own tables again, as a new incarnation.
+    let own = store.take_over("b", true, 100).await.unwrap();
+    assert_eq!(
+        owned(&own),
+        [("t1", "b", 3), ("t2", "b", 3), ("t3", "b", 2)]
+    );
+
+    // Letting go: only the owner can.
+    store.release_table("t1", "a").await.unwrap();
+    assert!(store.table_owner("t1").await.unwrap().is_some());
+    store.release_table("t1", "b").await.unwrap();
+    assert_eq!(store.table_owner("t1").await.unwrap(), None);
+    assert!(
+        store.claim_table("t1", "c").await.unwrap(),
+        "a released id is free"
+    );
+
+    // Two nodes taking over at once share the tables out: none goes to both.
+    store.renew_node("d", 1).await.unwrap();
+    for n in 0..40 {
+        assert!(store.claim_table(&format!("d{n:02}"), "d").await.unwrap());
+    }
+    tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    store.renew_node("e", MINUTE).await.unwrap();
+    store.renew_node("f", MINUTE).await.unwrap();
+    let (e, f) = tokio::join!(
+        store.take_over("e", false, 25),
+        store.take_over("f", false, 25)
+    );
+    let (e, f) = (e.unwrap(), f.unwrap());
+    let mut all: Vec<&str> = e.iter().chain(&f).map(|o| o.table.as_str()).collect();
+    all.sort();
+    all.dedup();
+    assert_eq!(all.len(), e.len() + f.len(), "no table taken twice");
+    assert!(e.len() <= 25 && f.len() <= 25);
+    let rest = store.take_over("e", false, 100).await.unwrap();
+    assert_eq!(e.len() + f.len() + rest.len(), 40);
+
+    // The unfinished games at some tables (a node restoring what it took over).
+    let game = empty_game(&store, "t2").await;
+    empty_game(&store, "elsewhere").await;
+    let at = store
+        .unfinished_games_at(&["t2".to_owned(), "t9".to_owned()])
+        .await
+        .unwrap();
+    assert_eq!(at.iter().map(|g| g.id).collect::<Vec<_>>(), [game]);
+}
+
+#[tokio::test]
+async fn sqlite_leases() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}?mode=rwc", dir.path().join("l.db").display());
+    leases(yinsh_server::store::open(&url).await.unwrap()).await;
+}
+
+#[tokio::test]
+async fn postgres_leases() {
+    let Some(url) = postgres_database("leases").await else {
+        return;
+    };
+    leases(yinsh_server::store::open(&url).await.unwrap()).await;
+}

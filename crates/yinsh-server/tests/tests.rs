@@ -6,6 +6,7 @@ mod analysis;
 mod board;
 mod bot;
 mod clocks;
+mod cluster;
 mod common;
 mod export;
 mod fairness;

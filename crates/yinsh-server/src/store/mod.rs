@@ -879,6 +879,84 @@ pub trait Store: Send + Sync + 'static {
 
     /// One game with its actions (finished and logged, or still running).
     fn game(&self, id: GameId) -> StoreFuture<'_, Option<StoredGame>>;
+
+    /// The unfinished games played at `tables`, with their actions (a node taking
+    /// those tables over).
+    fn unfinished_games_at<'a>(&'a self, tables: &'a [String]) -> StoreFuture<'a, Vec<StoredGame>> {
+        Box::pin(async move {
+            let mut games = self.unfinished_games().await?;
+            games.retain(|g| tables.contains(&g.game.table_id));
+            Ok(games)
+        })
+    }
+
+    /// Renews the lease of cluster node `node`: it holds for `ttl_ms` from now, by the
+    /// database's clock.
+    fn renew_node<'a>(&'a self, node: &'a str, ttl_ms: i64) -> StoreFuture<'a, ()> {
+        let _ = (node, ttl_ms);
+        cluster_default()
+    }
+
+    /// Gives up the lease of `node` at once (a node that stops), so that its tables can
+    /// be taken over without waiting for it to expire.
+    fn end_node<'a>(&'a self, node: &'a str) -> StoreFuture<'a, ()> {
+        let _ = node;
+        cluster_default()
+    }
+
+    /// Makes `node` the owner of the new table `table` (incarnation 1); `false` when the
+    /// id is taken.
+    fn claim_table<'a>(&'a self, table: &'a str, node: &'a str) -> StoreFuture<'a, bool> {
+        let _ = (table, node);
+        cluster_default()
+    }
+
+    /// The table closed: `node` lets go of it (nothing when it is not the owner).
+    fn release_table<'a>(&'a self, table: &'a str, node: &'a str) -> StoreFuture<'a, ()> {
+        let _ = (table, node);
+        cluster_default()
+    }
+
+    /// Who owns `table` now.
+    fn table_owner<'a>(&'a self, table: &'a str) -> StoreFuture<'a, Option<TableOwner>> {
+        let _ = table;
+        cluster_default()
+    }
+
+    /// The tables `node` owns.
+    fn tables_of<'a>(&'a self, node: &'a str) -> StoreFuture<'a, Vec<TableOwner>> {
+        let _ = node;
+        cluster_default()
+    }
+
+    /// Takes over, for `node`, up to `limit` tables whose owner's lease has run out —
+    /// and, with `own`, the tables `node` itself owns (a node that restarts under the
+    /// same id takes its tables back). Each gets a new incarnation. Two nodes taking
+    /// over at once never get the same table.
+    fn take_over<'a>(
+        &'a self,
+        node: &'a str,
+        own: bool,
+        limit: u32,
+    ) -> StoreFuture<'a, Vec<TableOwner>> {
+        let _ = (node, own, limit);
+        cluster_default()
+    }
+}
+
+/// Who owns a table of a cluster.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TableOwner {
+    /// The table.
+    pub table: String,
+    /// The owning node.
+    pub node: String,
+    /// Raised every time the table changes hands (or its owner restarts).
+    pub incarnation: i64,
+}
+
+fn cluster_default<T: Send + 'static>() -> StoreFuture<'static, T> {
+    Box::pin(async { Err(StoreError::unavailable("this store has no cluster leases")) })
 }
 
 /// Opens the store a database URL names: `sqlite://…` or `postgres://…`, running its

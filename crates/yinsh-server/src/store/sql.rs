@@ -14,7 +14,7 @@ use super::{
     ANALYSIS_ATTEMPTS, AnalysisDone, AnalysisJob, ArchiveList, ArchiveQuery, CategoryRating,
     GameWrite, JobState, Lease, NewAccount, NewGame, Player, PlayerInfo, Rated, RatingChange,
     RatingPoint, Registration, SeatRecord, SessionRecord, Store, StoreError, StoreFuture,
-    StoreResult, StoredAction, StoredGame, StoredResult, Tally, TokenRecord,
+    StoreResult, StoredAction, StoredGame, StoredResult, TableOwner, Tally, TokenRecord,
 };
 use crate::protocol::TableOptions;
 use crate::rating::{Rating, Score};
@@ -48,6 +48,15 @@ impl Backend {
             Err(StoreError::unavailable(format!(
                 "unsupported database URL '{url}': use sqlite://… or postgres://…"
             )))
+        }
+    }
+
+    /// The database's clock in milliseconds since 1970, as SQL: leases are judged by
+    /// one clock, whatever the nodes' clocks say.
+    fn now_ms(self) -> &'static str {
+        match self {
+            Backend::Sqlite => "CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)",
+            Backend::Postgres => "CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000 AS BIGINT)",
         }
     }
 }
@@ -1434,4 +1443,155 @@ impl Store for SqlStore {
             Ok(Some(game))
         })
     }
+
+    fn unfinished_games_at<'a>(&'a self, tables: &'a [String]) -> StoreFuture<'a, Vec<StoredGame>> {
+        Box::pin(async move {
+            let mut games = Vec::new();
+            // A few hundred tables at a time: no statement with thousands of parameters.
+            for chunk in tables.chunks(500) {
+                let places = (1..=chunk.len())
+                    .map(|n| format!("${n}"))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                let sql = format!(
+                    "SELECT {GAME_COLUMNS} FROM games \
+                     WHERE finished_at IS NULL AND table_id IN ({places}) ORDER BY id"
+                );
+                let mut query = sqlx::query(&sql);
+                for table in chunk {
+                    query = query.bind(table.as_str());
+                }
+                for row in query.fetch_all(&self.pool).await? {
+                    games.push(game_row(&row)?);
+                }
+            }
+            for game in &mut games {
+                self.load_actions(game).await?;
+            }
+            Ok(games)
+        })
+    }
+
+    fn renew_node<'a>(&'a self, node: &'a str, ttl_ms: i64) -> StoreFuture<'a, ()> {
+        Box::pin(async move {
+            let sql = format!(
+                "INSERT INTO cluster_nodes (node_id, alive_until) VALUES ($1, {now} + $2) \
+                 ON CONFLICT (node_id) DO UPDATE SET alive_until = excluded.alive_until",
+                now = self.backend.now_ms()
+            );
+            sqlx::query(&sql)
+                .bind(node)
+                .bind(ttl_ms)
+                .execute(&self.pool)
+                .await?;
+            Ok(())
+        })
+    }
+
+    fn end_node<'a>(&'a self, node: &'a str) -> StoreFuture<'a, ()> {
+        Box::pin(async move {
+            sqlx::query("UPDATE cluster_nodes SET alive_until = 0 WHERE node_id = $1")
+                .bind(node)
+                .execute(&self.pool)
+                .await?;
+            Ok(())
+        })
+    }
+
+    fn claim_table<'a>(&'a self, table: &'a str, node: &'a str) -> StoreFuture<'a, bool> {
+        Box::pin(async move {
+            let done = sqlx::query(
+                "INSERT INTO table_owners (table_id, node_id, incarnation) VALUES ($1, $2, 1) \
+                 ON CONFLICT (table_id) DO NOTHING",
+            )
+            .bind(table)
+            .bind(node)
+            .execute(&self.pool)
+            .await?;
+            Ok(done.rows_affected() == 1)
+        })
+    }
+
+    fn release_table<'a>(&'a self, table: &'a str, node: &'a str) -> StoreFuture<'a, ()> {
+        Box::pin(async move {
+            sqlx::query("DELETE FROM table_owners WHERE table_id = $1 AND node_id = $2")
+                .bind(table)
+                .bind(node)
+                .execute(&self.pool)
+                .await?;
+            Ok(())
+        })
+    }
+
+    fn table_owner<'a>(&'a self, table: &'a str) -> StoreFuture<'a, Option<TableOwner>> {
+        Box::pin(async move {
+            let row = sqlx::query(
+                "SELECT table_id, node_id, incarnation FROM table_owners WHERE table_id = $1",
+            )
+            .bind(table)
+            .fetch_optional(&self.pool)
+            .await?;
+            row.as_ref().map(owner_row).transpose()
+        })
+    }
+
+    fn tables_of<'a>(&'a self, node: &'a str) -> StoreFuture<'a, Vec<TableOwner>> {
+        Box::pin(async move {
+            let rows = sqlx::query(
+                "SELECT table_id, node_id, incarnation FROM table_owners WHERE node_id = $1 \
+                 ORDER BY table_id",
+            )
+            .bind(node)
+            .fetch_all(&self.pool)
+            .await?;
+            rows.iter().map(owner_row).collect()
+        })
+    }
+
+    fn take_over<'a>(
+        &'a self,
+        node: &'a str,
+        own: bool,
+        limit: u32,
+    ) -> StoreFuture<'a, Vec<TableOwner>> {
+        Box::pin(async move {
+            // Rows another node is taking over at this moment are skipped, not waited
+            // for (PostgreSQL); SQLite has one writer at a time anyway.
+            let lock = match self.backend {
+                Backend::Postgres => " FOR UPDATE OF o SKIP LOCKED",
+                Backend::Sqlite => "",
+            };
+            let sql = format!(
+                "UPDATE table_owners SET node_id = $1, incarnation = incarnation + 1 \
+                 WHERE table_id IN ( \
+                   SELECT o.table_id FROM table_owners o \
+                   LEFT JOIN cluster_nodes n ON n.node_id = o.node_id \
+                   WHERE (o.node_id <> $1 AND (n.alive_until IS NULL OR n.alive_until < {now})) \
+                      OR (o.node_id = $1 AND $2 = 1) \
+                   ORDER BY o.table_id LIMIT $3{lock}) \
+                 RETURNING table_id, node_id, incarnation",
+                now = self.backend.now_ms()
+            );
+            let rows = sqlx::query(&sql)
+                .bind(node)
+                .bind(i64::from(own))
+                .bind(i64::from(limit))
+                .fetch_all(&self.pool)
+                .await?;
+            let mut owners = rows
+                .iter()
+                .map(owner_row)
+                .collect::<StoreResult<Vec<_>>>()?;
+            owners.sort_by(|a, b| a.table.cmp(&b.table));
+            Ok(owners)
+        })
+    }
+}
+
+fn owner_row(row: &AnyRow) -> StoreResult<TableOwner> {
+    Ok(TableOwner {
+        table: row.try_get("table_id")?,
+        node: row.try_get("node_id")?,
+        incarnation: row.try_get("incarnation")?,
+    })
 }

@@ -152,6 +152,7 @@ impl Actor {
                 _ = sleep_until_opt(idle) => {
                     if self.is_idle() {
                         self.ctx.lobby.remove(self.core.id().as_str());
+                        crate::cluster::node::released(&self.ctx, self.core.id());
                         break;
                     }
                     self.empty_since = None;

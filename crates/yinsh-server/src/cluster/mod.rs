@@ -1,0 +1,12 @@
+//! Many nodes acting as one: the parts of a cluster.
+//!
+//! A cluster is several `yinsh serve` processes on one PostgreSQL database with a
+//! message bus between them ([`bus`]). Each table is owned by one node at a time: the
+//! ownership is a row of the store (`table_owners`) whose lease is its owner's row in
+//! `cluster_nodes`, renewed while the node lives (see
+//! [`Store::renew_node`](crate::store::Store::renew_node) and
+//! [`Store::take_over`](crate::store::Store::take_over)). `docs/scaling.md` describes
+//! the design.
+
+pub mod bus;
+pub mod node;

@@ -1,0 +1,160 @@
+//! A node's part in a cluster: its lease, the ids of the tables it opens, and the
+//! tables of nodes that died, taken over.
+//!
+//! A node renews its lease in the store every [`RENEW`]; the lease holds for
+//! [`LEASE`]. Every [`RENEW`] it also takes over (a few hundred at a time) the tables
+//! whose owner's lease ran out and restores their unfinished games, with the clocks
+//! treated as for a restart ([`crate::table::restore`]). A table whose owner died
+//! before its game began had nothing stored: its id is let go.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use crate::Ctx;
+use crate::refusal::Refusal;
+use crate::store::{StoreResult, TableOwner};
+use crate::vocab::TableId;
+
+/// How long a node's lease holds after it was renewed: a node that dies has its tables
+/// taken over after at most this (plus one [`RENEW`]).
+pub const LEASE: Duration = Duration::from_secs(5);
+/// How often a node renews its lease and looks for tables to take over.
+pub const RENEW: Duration = Duration::from_secs(1);
+/// Tables taken over at once (the rest at the next look, or by other nodes).
+const TAKE_AT_ONCE: u32 = 256;
+
+/// This process as a node of a cluster.
+#[derive(Debug)]
+pub struct Node {
+    /// Its id, the same across restarts (a node back under its id takes its own
+    /// tables again at once).
+    pub id: String,
+    halted: AtomicBool,
+}
+
+impl Node {
+    /// The node named `id`.
+    pub fn new(id: impl Into<String>) -> Arc<Node> {
+        Arc::new(Node {
+            id: id.into(),
+            halted: AtomicBool::new(false),
+        })
+    }
+
+    /// Stops renewing the lease and taking tables over: to the other nodes this one now
+    /// looks dead, as one that was killed (for tests of failover; its tables keep
+    /// running here, as a frozen process's would when it wakes).
+    pub fn halt(&self) {
+        self.halted.store(true, Ordering::Relaxed);
+    }
+
+    fn halted(&self) -> bool {
+        self.halted.load(Ordering::Relaxed)
+    }
+}
+
+/// A fresh id for a new table; in a cluster it is claimed for this node in the store
+/// first (no other node can open a table of that id).
+pub async fn new_table_id(ctx: &Ctx) -> Result<TableId, Refusal> {
+    loop {
+        let id = ctx.lobby.fresh_id();
+        let Some(node) = &ctx.node else {
+            return Ok(id);
+        };
+        match ctx.store.claim_table(id.as_str(), &node.id).await {
+            Ok(true) => return Ok(id),
+            // Another node's table has that id.
+            Ok(false) => continue,
+            Err(e) => {
+                tracing::warn!("cannot claim a table id: {e}");
+                return Err(Refusal::StoreUnavailable);
+            }
+        }
+    }
+}
+
+/// A table closed: in a cluster its id is let go in the store.
+pub fn released(ctx: &Ctx, table: &TableId) {
+    let Some(node) = ctx.node.clone() else {
+        return;
+    };
+    let (store, table) = (ctx.store.clone(), table.to_string());
+    tokio::spawn(async move {
+        if let Err(e) = store.release_table(&table, &node.id).await {
+            // The row stays: once this node's lease ends another node finds no game
+            // there and lets the id go.
+            tracing::warn!(table, "cannot let go of a closed table: {e}");
+        }
+    });
+}
+
+/// Restores the tables `owners` (just taken over by this node): those with an
+/// unfinished game are opened again, the others let go. How many were opened.
+pub async fn adopt(ctx: &Ctx, owners: &[TableOwner]) -> StoreResult<usize> {
+    if owners.is_empty() {
+        return Ok(0);
+    }
+    // Those restored already (an earlier attempt that failed half-way) stay as they are.
+    let tables: Vec<String> = owners
+        .iter()
+        .filter(|o| ctx.lobby.get(&o.table).is_none())
+        .map(|o| o.table.clone())
+        .collect();
+    let games = ctx.store.unfinished_games_at(&tables).await?;
+    let opened = crate::restore_games(ctx, &games).await?;
+    for owner in owners {
+        if tables.contains(&owner.table) && !opened.contains(&owner.table) {
+            ctx.store.release_table(&owner.table, &owner.node).await?;
+        }
+    }
+    Ok(opened.len())
+}
+
+/// Renews this node's lease now; `Err` when the store does not answer.
+pub async fn renew(ctx: &Ctx, node: &Node) -> StoreResult<()> {
+    ctx.store
+        .renew_node(&node.id, LEASE.as_millis() as i64)
+        .await
+}
+
+/// Renews the node's lease and takes over the tables of dead nodes, every [`RENEW`],
+/// until the node is halted.
+pub fn start(ctx: Ctx, node: Arc<Node>) {
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(RENEW);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        // Tables taken over whose restoring failed (the store went away meanwhile):
+        // this node owns them now, so it tries again.
+        let mut unadopted: Vec<TableOwner> = Vec::new();
+        loop {
+            tick.tick().await;
+            if node.halted() {
+                return;
+            }
+            if let Err(e) = renew(&ctx, &node).await {
+                tracing::warn!(node = node.id, "cannot renew the node's lease: {e}");
+                continue;
+            }
+            match ctx.store.take_over(&node.id, false, TAKE_AT_ONCE).await {
+                Ok(owners) => unadopted.extend(owners),
+                Err(e) => tracing::warn!(node = node.id, "cannot take tables over: {e}"),
+            }
+            if unadopted.is_empty() {
+                continue;
+            }
+            match adopt(&ctx, &unadopted).await {
+                Ok(n) => {
+                    tracing::info!(
+                        node = node.id,
+                        taken = unadopted.len(),
+                        games = n,
+                        "took over the tables of a node whose lease ran out"
+                    );
+                    unadopted.clear();
+                }
+                Err(e) => tracing::error!(node = node.id, "cannot restore tables taken over: {e}"),
+            }
+        }
+    });
+}

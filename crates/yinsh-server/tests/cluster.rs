@@ -1,0 +1,203 @@
+//! The parts of a cluster: the message bus over a real Redis server, and nodes on one
+//! PostgreSQL database that take over the tables of a node that died.
+//!
+//! Redis runs when `YINSH_TEST_REDIS_URL` names a server (the test command starts one
+//! on loopback with `scripts/redis` and sets it, with `YINSH_REQUIRE_REDIS=1` so that a
+//! missing server fails rather than skips).
+
+use std::time::Duration;
+
+use yinsh_server::Config;
+use yinsh_server::cluster::bus::{Bus, Delivery, RedisBus, Subscription};
+use yinsh_server::protocol::{TableOptions, TimeSetting};
+
+use crate::common::{Client, TestServer, fast_config, postgres_database, seated_pair};
+
+/// The Redis server of the test command, if there is one.
+fn redis_url() -> Option<String> {
+    match std::env::var("YINSH_TEST_REDIS_URL") {
+        Ok(url) => Some(url),
+        Err(_) => {
+            assert!(
+                std::env::var("YINSH_REQUIRE_REDIS").is_err(),
+                "YINSH_REQUIRE_REDIS is set but YINSH_TEST_REDIS_URL is not"
+            );
+            eprintln!("Redis tests skipped: YINSH_TEST_REDIS_URL is not set");
+            None
+        }
+    }
+}
+
+/// Channel names of this test run only (tests share the server).
+fn channel(name: &str) -> String {
+    format!("test:{}:{name}", std::process::id())
+}
+
+async fn next(sub: &mut Subscription) -> String {
+    let delivery = tokio::time::timeout(Duration::from_secs(10), sub.next())
+        .await
+        .expect("a delivery within 10 s");
+    match delivery {
+        Some(Delivery::Message { channel, payload }) => {
+            let name = channel.rsplit(':').next().unwrap_or_default().to_owned();
+            format!("{name}:{}", String::from_utf8_lossy(&payload))
+        }
+        Some(Delivery::Gap) => "gap".to_owned(),
+        None => "end".to_owned(),
+    }
+}
+
+/// One test for both, one after the other: cutting the subscribers' connections would
+/// cut those of a test running beside it.
+#[tokio::test]
+async fn redis_bus() {
+    let Some(url) = redis_url() else { return };
+    delivers_in_order_to_every_subscriber(&url).await;
+    a_lost_subscription_comes_back_with_a_gap(&url).await;
+}
+
+async fn delivers_in_order_to_every_subscriber(url: &str) {
+    let publisher = RedisBus::connect(url).await.unwrap();
+    let listener = RedisBus::connect(url).await.unwrap();
+    let (x, y) = (channel("order-x"), channel("order-y"));
+    let mut both = listener.subscribe(&[x.clone(), y.clone()]).await.unwrap();
+    let mut only_y = listener.subscribe(std::slice::from_ref(&y)).await.unwrap();
+    for i in 0..500 {
+        let to = if i % 3 == 0 { &x } else { &y };
+        publisher
+            .publish(to, i.to_string().as_bytes())
+            .await
+            .unwrap();
+    }
+    for i in 0..500 {
+        let name = if i % 3 == 0 { "order-x" } else { "order-y" };
+        assert_eq!(next(&mut both).await, format!("{name}:{i}"));
+        if i % 3 != 0 {
+            assert_eq!(next(&mut only_y).await, format!("order-y:{i}"));
+        }
+    }
+}
+
+async fn a_lost_subscription_comes_back_with_a_gap(url: &str) {
+    let bus = RedisBus::connect(url).await.unwrap();
+    let ch = channel("lost");
+    let mut sub = bus.subscribe(std::slice::from_ref(&ch)).await.unwrap();
+    bus.publish(&ch, b"before").await.unwrap();
+    assert_eq!(next(&mut sub).await, "lost:before");
+
+    // Redis cuts every subscriber's connection (as it does to one that falls behind).
+    let client = redis::Client::open(url).unwrap();
+    let mut admin = client.get_multiplexed_async_connection().await.unwrap();
+    let killed: i64 = redis::cmd("CLIENT")
+        .arg("KILL")
+        .arg("TYPE")
+        .arg("pubsub")
+        .query_async(&mut admin)
+        .await
+        .unwrap();
+    assert!(killed >= 1);
+    assert_eq!(
+        next(&mut sub).await,
+        "gap",
+        "the subscriber hears of the gap"
+    );
+    // Subscribed again: what is published now arrives.
+    bus.publish(&ch, b"after").await.unwrap();
+    assert_eq!(next(&mut sub).await, "lost:after");
+}
+
+#[tokio::test]
+async fn a_bus_that_is_not_there_is_an_error() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    // Nothing listens on a port just freed.
+    let e = RedisBus::connect(&format!("redis://127.0.0.1:{port}"))
+        .await
+        .err()
+        .expect("no bus there");
+    assert!(e.to_string().starts_with("message bus:"), "{e}");
+}
+
+/// Nodes of a cluster on one PostgreSQL database: a node that dies has its tables
+/// taken over by another, which restores their games; the players reconnect there
+/// and play on.
+#[tokio::test]
+async fn a_dead_nodes_tables_are_taken_over() {
+    let Some(url) = postgres_database("failover").await else {
+        return;
+    };
+    let node = |id: &str| Config {
+        node_id: Some(id.to_owned()),
+        ..fast_config()
+    };
+    let mut a = TestServer::on(&url, node("a")).await;
+    let b = TestServer::on(&url, node("b")).await;
+    let options = TableOptions {
+        time: Some(TimeSetting {
+            minutes: 10,
+            increment: 0,
+        }),
+        ..TableOptions::default()
+    };
+    let (table, mut white, mut black) = seated_pair(&a, options.clone()).await;
+    white.chat(&table, "/start").await.unwrap();
+    white.act(&table, "e3").await.unwrap();
+    black.act(&table, "a5").await.unwrap();
+    let mut lone = a.client().await;
+    let waiting = lone.create(TableOptions::default()).await;
+    let (on_b, _, _) = seated_pair(&b, options).await;
+    let owner = |t: &str| {
+        let store = b.store.clone();
+        let t = t.to_owned();
+        async move {
+            store
+                .table_owner(&t)
+                .await
+                .unwrap()
+                .map(|o| (o.node, o.incarnation))
+        }
+    };
+    assert_eq!(owner(&table).await, Some(("a".to_owned(), 1)));
+    assert_eq!(owner(&waiting).await, Some(("a".to_owned(), 1)));
+    assert_eq!(owner(&on_b).await, Some(("b".to_owned(), 1)));
+
+    // Node a dies: it serves no more and its lease is not renewed.
+    let cookie = white.cookie.clone();
+    a.node.as_ref().unwrap().halt();
+    a.stop().await;
+    drop((white, black, lone));
+
+    // Within the lease (5 s) and a look (1 s), b has the table and its game.
+    let waited = std::time::Instant::now();
+    loop {
+        let (_, body) = b.get("/api/tables").await;
+        if body.contains(&table) {
+            break;
+        }
+        assert!(
+            waited.elapsed() < Duration::from_secs(10),
+            "not taken over: {body}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(owner(&table).await, Some(("b".to_owned(), 2)));
+    // The table without a game had nothing stored: its id is let go.
+    assert_eq!(owner(&waiting).await, None);
+    assert_eq!(
+        owner(&on_b).await,
+        Some(("b".to_owned(), 1)),
+        "b's own table stays"
+    );
+
+    // White comes back through node b and plays on: every action is there.
+    let mut white = Client::connect(b.addr, Some(&cookie)).await;
+    let game = white.open(&table).await.game.unwrap();
+    assert_eq!(game.moves, ["e3", "a5"]);
+    white
+        .act(&table, "b5")
+        .await
+        .expect("white plays on at the node that took the table over");
+}
