@@ -130,6 +130,9 @@ pub struct Config {
     /// tables it opens are leased to it in the store, and it takes over the tables of
     /// nodes that die ([`cluster::node`]). `None`: a server on its own.
     pub node_id: Option<String>,
+    /// The cluster's message bus (with `node_id`): the lobby lists every node's tables.
+    /// `None`: an in-process bus, which no other node hears.
+    pub bus: Option<Arc<dyn cluster::bus::Bus>>,
 }
 
 impl Default for Config {
@@ -156,6 +159,7 @@ impl Default for Config {
             live_engines: 1,
             live_time: live::TIME,
             node_id: None,
+            bus: None,
         }
     }
 }
@@ -184,6 +188,7 @@ impl std::fmt::Debug for Config {
             .field("live_engines", &self.live_engines)
             .field("live_time", &self.live_time)
             .field("node_id", &self.node_id)
+            .field("bus", &self.bus.is_some())
             .finish()
     }
 }
@@ -264,8 +269,14 @@ impl Server {
                 restore_games(&ctx, &unfinished).await?;
             }
             Some(node) => {
-                // Alive first, then its own tables back (from a run before under this
-                // id) and those of dead nodes; then on, every second.
+                // In the lobby first (the tables it opens next are announced), alive,
+                // then its own tables back (from a run before under this id) and those
+                // of dead nodes; then on, every second.
+                let bus = config
+                    .bus
+                    .clone()
+                    .unwrap_or_else(|| Arc::new(cluster::bus::LocalBus::new()));
+                cluster::lobby::join(bus, node.id.clone(), ctx.lobby.clone()).await?;
                 cluster::node::renew(&ctx, &node).await?;
                 let owners = ctx.store.take_over(&node.id, true, u32::MAX).await?;
                 cluster::node::adopt(&ctx, &owners).await?;

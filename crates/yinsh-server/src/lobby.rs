@@ -1,4 +1,8 @@
 //! The lobby: every open table, with a live feed of their summaries.
+//!
+//! In a cluster the lobby also lists the tables of the other nodes (as they announce
+//! them over the bus, [`crate::cluster::lobby`]), and hands every change to its own
+//! tables to the bus through its [`Lobby::set_outbox`].
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -21,10 +25,36 @@ pub struct Lobby {
 
 struct Inner {
     tables: Mutex<HashMap<TableId, Entry>>,
+    /// Tables of other nodes of the cluster, and which node has each.
+    remote: Mutex<HashMap<TableId, RemoteEntry>>,
     feed: broadcast::Sender<Arc<str>>,
     max_tables: usize,
     /// Counts insertions, to list tables oldest first.
     inserted: AtomicU64,
+    /// Where changes to this node's tables go (the cluster's bus), if anywhere.
+    outbox: Mutex<Option<tokio::sync::mpsc::UnboundedSender<Change>>>,
+}
+
+struct RemoteEntry {
+    node: String,
+    summary: TableSummary,
+    created: u64,
+}
+
+/// A change to a table of this node, for the other nodes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Change {
+    /// A table opened or its summary changed.
+    Table(Box<TableSummary>),
+    /// A table closed.
+    Removed(String),
+    /// A table of the dead node `node` was let go here (it had no game to restore).
+    LetGo {
+        /// The node that had it.
+        node: String,
+        /// The table.
+        table: String,
+    },
 }
 
 struct Entry {
@@ -41,15 +71,33 @@ impl Lobby {
         Lobby {
             inner: Arc::new(Inner {
                 tables: Mutex::new(HashMap::new()),
+                remote: Mutex::new(HashMap::new()),
                 feed: broadcast::channel(FEED).0,
                 max_tables,
                 inserted: AtomicU64::new(0),
+                outbox: Mutex::new(None),
             }),
         }
     }
 
     fn tables(&self) -> std::sync::MutexGuard<'_, HashMap<TableId, Entry>> {
         self.inner.tables.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn remote(&self) -> std::sync::MutexGuard<'_, HashMap<TableId, RemoteEntry>> {
+        self.inner.remote.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn publish(&self, change: Change) {
+        let outbox = self.inner.outbox.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(tx) = outbox.as_ref() {
+            let _ = tx.send(change);
+        }
+    }
+
+    /// From now on every change to this node's tables also goes to `tx`.
+    pub fn set_outbox(&self, tx: tokio::sync::mpsc::UnboundedSender<Change>) {
+        *self.inner.outbox.lock().unwrap_or_else(|e| e.into_inner()) = Some(tx);
     }
 
     /// The table with this id.
@@ -97,6 +145,9 @@ impl Lobby {
             table: summary.clone(),
         });
         let created = self.inner.inserted.fetch_add(1, Ordering::Relaxed);
+        // A table taken over from another node is this node's now.
+        self.remote().remove(handle.id.as_str());
+        self.publish(Change::Table(Box::new(summary.clone())));
         self.tables().insert(
             handle.id.clone(),
             Entry {
@@ -115,29 +166,116 @@ impl Lobby {
             table: summary.clone(),
         });
         if let Some(e) = self.tables().get_mut(summary.id.as_str()) {
-            e.summary = summary;
+            e.summary = summary.clone();
         } else {
             return;
         }
+        self.publish(Change::Table(Box::new(summary)));
         let _ = self.inner.feed.send(msg);
     }
 
     /// A table closed.
     pub fn remove(&self, id: &str) {
         if self.tables().remove(id).is_some() {
-            let msg = to_text(&ServerMessage::LobbyRemoved {
-                table: id.to_owned(),
-            });
-            let _ = self.inner.feed.send(msg);
+            self.publish(Change::Removed(id.to_owned()));
+            self.removed(id);
         }
     }
 
-    /// Every table, oldest first.
-    pub fn list(&self) -> Vec<TableSummary> {
+    fn removed(&self, id: &str) {
+        let msg = to_text(&ServerMessage::LobbyRemoved {
+            table: id.to_owned(),
+        });
+        let _ = self.inner.feed.send(msg);
+    }
+
+    /// A table of another node opened or changed (it is listed, not served here).
+    pub fn insert_remote(&self, node: &str, summary: TableSummary) {
+        if self.tables().contains_key(summary.id.as_str()) {
+            // This node has it (it took it over): the other node's word is old.
+            return;
+        }
+        let msg = to_text(&ServerMessage::LobbyTable {
+            table: summary.clone(),
+        });
+        let mut remote = self.remote();
+        let created = match remote.get(summary.id.as_str()) {
+            Some(e) => e.created,
+            None => self.inner.inserted.fetch_add(1, Ordering::Relaxed),
+        };
+        remote.insert(
+            summary.id.clone().into(),
+            RemoteEntry {
+                node: node.to_owned(),
+                summary,
+                created,
+            },
+        );
+        drop(remote);
+        let _ = self.inner.feed.send(msg);
+    }
+
+    /// A table of `node` closed (or was let go after that node died).
+    pub fn remove_remote(&self, node: &str, id: &str) {
+        let mut remote = self.remote();
+        if remote.get(id).is_some_and(|e| e.node == node) {
+            remote.remove(id);
+            drop(remote);
+            self.removed(id);
+        }
+    }
+
+    /// This node took over `id` from the dead node `node` and let it go (nothing of it
+    /// was stored): no node lists it any more.
+    pub fn let_go(&self, node: &str, id: &str) {
+        self.remove_remote(node, id);
+        self.publish(Change::LetGo {
+            node: node.to_owned(),
+            table: id.to_owned(),
+        });
+    }
+
+    /// Replaces every table listed for `node` with `tables` (what it has now).
+    pub fn replace_node(&self, node: &str, tables: Vec<TableSummary>) {
+        let keep: std::collections::HashSet<&str> = tables.iter().map(|t| t.id.as_str()).collect();
+        let gone: Vec<TableId> = self
+            .remote()
+            .iter()
+            .filter(|(id, e)| e.node == node && !keep.contains(id.as_str()))
+            .map(|(id, _)| id.clone())
+            .collect();
+        for id in gone {
+            self.remove_remote(node, id.as_str());
+        }
+        for table in tables {
+            self.insert_remote(node, table);
+        }
+    }
+
+    /// The node that has `id`, when it is another node's table.
+    pub fn remote_owner(&self, id: &str) -> Option<String> {
+        self.remote().get(id).map(|e| e.node.clone())
+    }
+
+    /// This node's own tables (for a node that asks what it has).
+    pub fn local_list(&self) -> Vec<TableSummary> {
         let tables = self.tables();
         let mut entries: Vec<&Entry> = tables.values().collect();
         entries.sort_by_key(|e| e.created);
         entries.iter().map(|e| e.summary.clone()).collect()
+    }
+
+    /// Every table, this node's and the other nodes', oldest first.
+    pub fn list(&self) -> Vec<TableSummary> {
+        let tables = self.tables();
+        let remote = self.remote();
+        let mut entries: Vec<(u64, &TableSummary)> = tables
+            .values()
+            .map(|e| (e.created, &e.summary))
+            .chain(remote.values().map(|e| (e.created, &e.summary)))
+            .collect();
+        entries.sort_by_key(|(created, _)| *created);
+        entries.into_iter().map(|(_, s)| s.clone()).collect()
     }
 
     /// How many tables are open.
@@ -159,5 +297,68 @@ impl Lobby {
     /// `lobby_seek_removed` messages.
     pub fn subscribe(&self) -> broadcast::Receiver<Arc<str>> {
         self.inner.feed.subscribe()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::{Pair, TableOptions, TableStatus};
+
+    fn summary(id: &str, spectators: u32) -> TableSummary {
+        TableSummary {
+            id: id.to_owned(),
+            options: TableOptions::default(),
+            seats: Pair {
+                white: None,
+                black: None,
+            },
+            spectators,
+            status: TableStatus::Waiting,
+            last_result: None,
+        }
+    }
+
+    fn ids(lobby: &Lobby) -> Vec<String> {
+        lobby.list().into_iter().map(|s| s.id).collect()
+    }
+
+    #[test]
+    fn other_nodes_tables_are_listed_as_they_tell() {
+        let lobby = Lobby::new(10);
+        let mut feed = lobby.subscribe();
+        lobby.insert_remote("a", summary("t1", 0));
+        lobby.insert_remote("b", summary("t2", 0));
+        lobby.insert_remote("a", summary("t1", 3));
+        assert_eq!(
+            ids(&lobby),
+            ["t1", "t2"],
+            "oldest first, a change keeps its place"
+        );
+        assert_eq!(lobby.list()[0].spectators, 3);
+        assert_eq!(lobby.remote_owner("t2").as_deref(), Some("b"));
+        assert_eq!(lobby.len(), 0, "no table of this node");
+        assert!(lobby.get("t1").is_none(), "listed, not served here");
+
+        // Only the node that has a table removes it.
+        lobby.remove_remote("b", "t1");
+        assert_eq!(ids(&lobby), ["t1", "t2"]);
+        lobby.remove_remote("a", "t1");
+        assert_eq!(ids(&lobby), ["t2"]);
+
+        // A node's full list replaces what was listed for it, and only for it.
+        lobby.insert_remote("a", summary("t3", 0));
+        lobby.replace_node("b", vec![summary("t4", 0)]);
+        assert_eq!(ids(&lobby), ["t3", "t4"]);
+        assert_eq!(lobby.local_list(), []);
+
+        // Watchers of the lobby heard each change.
+        let mut heard = Vec::new();
+        while let Ok(text) = feed.try_recv() {
+            let msg: serde_json::Value = serde_json::from_str(&text).unwrap();
+            heard.push(msg["type"].as_str().unwrap().to_owned());
+        }
+        assert_eq!(heard.iter().filter(|t| *t == "lobby_removed").count(), 2);
+        assert_eq!(heard.iter().filter(|t| *t == "lobby_table").count(), 5);
     }
 }

@@ -5,10 +5,11 @@
 //! on loopback with `scripts/redis` and sets it, with `YINSH_REQUIRE_REDIS=1` so that a
 //! missing server fails rather than skips).
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use yinsh_server::Config;
-use yinsh_server::cluster::bus::{Bus, Delivery, RedisBus, Subscription};
+use yinsh_server::cluster::bus::{Bus, Delivery, LocalBus, RedisBus, Subscription};
 use yinsh_server::protocol::{TableOptions, TimeSetting};
 
 use crate::common::{Client, TestServer, fast_config, postgres_database, seated_pair};
@@ -121,6 +122,30 @@ async fn a_bus_that_is_not_there_is_an_error() {
     assert!(e.to_string().starts_with("message bus:"), "{e}");
 }
 
+/// The ids of the tables `server` lists.
+async fn tables(server: &TestServer) -> Vec<String> {
+    let (status, body) = server.get("/api/tables").await;
+    assert_eq!(status, 200, "{body}");
+    let list: Vec<yinsh_server::protocol::TableSummary> = serde_json::from_str(&body).unwrap();
+    list.into_iter().map(|t| t.id).collect()
+}
+
+/// Waits (up to 10 s) until the tables `server` lists are as `ok` wants.
+async fn listed_soon(server: &TestServer, ok: impl Fn(&[String]) -> bool) {
+    let waited = std::time::Instant::now();
+    loop {
+        let list = tables(server).await;
+        if ok(&list) {
+            return;
+        }
+        assert!(
+            waited.elapsed() < Duration::from_secs(10),
+            "listed: {list:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
 /// Nodes of a cluster on one PostgreSQL database: a node that dies has its tables
 /// taken over by another, which restores their games; the players reconnect there
 /// and play on.
@@ -129,12 +154,26 @@ async fn a_dead_nodes_tables_are_taken_over() {
     let Some(url) = postgres_database("failover").await else {
         return;
     };
-    let node = |id: &str| Config {
-        node_id: Some(id.to_owned()),
-        ..fast_config()
+    // Each node with its own connection to Redis when there is one (the test
+    // command's), as separate processes would have; one bus in the process otherwise.
+    let local: Arc<dyn Bus> = Arc::new(LocalBus::new());
+    let node = |id: &str| {
+        let local = local.clone();
+        let id = id.to_owned();
+        async move {
+            let bus: Arc<dyn Bus> = match std::env::var("YINSH_TEST_REDIS_URL") {
+                Ok(redis) => Arc::new(RedisBus::connect(&redis).await.unwrap()),
+                Err(_) => local,
+            };
+            Config {
+                node_id: Some(id),
+                bus: Some(bus),
+                ..fast_config()
+            }
+        }
     };
-    let mut a = TestServer::on(&url, node("a")).await;
-    let b = TestServer::on(&url, node("b")).await;
+    let mut a = TestServer::on(&url, node("a").await).await;
+    let b = TestServer::on(&url, node("b").await).await;
     let options = TableOptions {
         time: Some(TimeSetting {
             minutes: 10,
@@ -163,6 +202,15 @@ async fn a_dead_nodes_tables_are_taken_over() {
     assert_eq!(owner(&table).await, Some(("a".to_owned(), 1)));
     assert_eq!(owner(&waiting).await, Some(("a".to_owned(), 1)));
     assert_eq!(owner(&on_b).await, Some(("b".to_owned(), 1)));
+    // Each node lists every table, its own and the other's (once the bus has told it).
+    for server in [&a, &b] {
+        listed_soon(server, |list| {
+            [&table, &waiting, &on_b]
+                .iter()
+                .all(|t| list.iter().filter(|id| id == t).count() == 1)
+        })
+        .await;
+    }
 
     // Node a dies: it serves no more and its lease is not renewed.
     let cookie = white.cookie.clone();
@@ -172,20 +220,17 @@ async fn a_dead_nodes_tables_are_taken_over() {
 
     // Within the lease (5 s) and a look (1 s), b has the table and its game.
     let waited = std::time::Instant::now();
-    loop {
-        let (_, body) = b.get("/api/tables").await;
-        if body.contains(&table) {
-            break;
-        }
-        assert!(
-            waited.elapsed() < Duration::from_secs(10),
-            "not taken over: {body}"
-        );
+    while owner(&waiting).await.is_some() {
+        assert!(waited.elapsed() < Duration::from_secs(10), "not taken over");
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     assert_eq!(owner(&table).await, Some(("b".to_owned(), 2)));
-    // The table without a game had nothing stored: its id is let go.
-    assert_eq!(owner(&waiting).await, None);
+    // The table without a game had nothing stored: its id was let go, and no node
+    // lists it.
+    listed_soon(&b, |list| {
+        !list.contains(&waiting) && list.iter().filter(|id| *id == &table).count() == 1
+    })
+    .await;
     assert_eq!(
         owner(&on_b).await,
         Some(("b".to_owned(), 1)),

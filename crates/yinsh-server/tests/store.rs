@@ -855,6 +855,7 @@ async fn leases(store: Arc<dyn Store>) {
     store.end_node("a").await.unwrap();
     let taken = store.take_over("b", false, 100).await.unwrap();
     assert_eq!(owned(&taken), [("t1", "b", 2), ("t2", "b", 2)]);
+    assert!(taken.iter().all(|o| o.previous == "a"), "{taken:?}");
     assert!(store.take_over("c", false, 100).await.unwrap().is_empty());
     assert_eq!(owned(&store.tables_of("a").await.unwrap()), []);
 

@@ -9,4 +9,5 @@
 //! the design.
 
 pub mod bus;
+pub mod lobby;
 pub mod node;

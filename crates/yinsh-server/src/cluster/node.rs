@@ -106,6 +106,7 @@ pub async fn adopt(ctx: &Ctx, owners: &[TableOwner]) -> StoreResult<usize> {
     for owner in owners {
         if tables.contains(&owner.table) && !opened.contains(&owner.table) {
             ctx.store.release_table(&owner.table, &owner.node).await?;
+            ctx.lobby.let_go(&owner.previous, &owner.table);
         }
     }
     Ok(opened.len())

@@ -953,6 +953,9 @@ pub struct TableOwner {
     pub node: String,
     /// Raised every time the table changes hands (or its owner restarts).
     pub incarnation: i64,
+    /// The node that owned it before (the node itself, but for a table just taken
+    /// over from another).
+    pub previous: String,
 }
 
 fn cluster_default<T: Send + 'static>() -> StoreFuture<'static, T> {

@@ -1526,7 +1526,8 @@ impl Store for SqlStore {
     fn table_owner<'a>(&'a self, table: &'a str) -> StoreFuture<'a, Option<TableOwner>> {
         Box::pin(async move {
             let row = sqlx::query(
-                "SELECT table_id, node_id, incarnation FROM table_owners WHERE table_id = $1",
+                "SELECT table_id, node_id, incarnation, node_id AS previous FROM table_owners \
+                 WHERE table_id = $1",
             )
             .bind(table)
             .fetch_optional(&self.pool)
@@ -1538,8 +1539,8 @@ impl Store for SqlStore {
     fn tables_of<'a>(&'a self, node: &'a str) -> StoreFuture<'a, Vec<TableOwner>> {
         Box::pin(async move {
             let rows = sqlx::query(
-                "SELECT table_id, node_id, incarnation FROM table_owners WHERE node_id = $1 \
-                 ORDER BY table_id",
+                "SELECT table_id, node_id, incarnation, node_id AS previous FROM table_owners \
+                 WHERE node_id = $1 ORDER BY table_id",
             )
             .bind(node)
             .fetch_all(&self.pool)
@@ -1561,28 +1562,54 @@ impl Store for SqlStore {
                 Backend::Postgres => " FOR UPDATE OF o SKIP LOCKED",
                 Backend::Sqlite => "",
             };
+            // One transaction: the rows are chosen (and, on PostgreSQL, locked), then
+            // given to `node`.
+            let mut tx = self.pool.begin().await?;
             let sql = format!(
-                "UPDATE table_owners SET node_id = $1, incarnation = incarnation + 1 \
-                 WHERE table_id IN ( \
-                   SELECT o.table_id FROM table_owners o \
-                   LEFT JOIN cluster_nodes n ON n.node_id = o.node_id \
-                   WHERE (o.node_id <> $1 AND (n.alive_until IS NULL OR n.alive_until < {now})) \
-                      OR (o.node_id = $1 AND $2 = 1) \
-                   ORDER BY o.table_id LIMIT $3{lock}) \
-                 RETURNING table_id, node_id, incarnation",
+                "SELECT o.table_id, o.node_id, o.incarnation FROM table_owners o \
+                 LEFT JOIN cluster_nodes n ON n.node_id = o.node_id \
+                 WHERE (o.node_id <> $1 AND (n.alive_until IS NULL OR n.alive_until < {now})) \
+                    OR (o.node_id = $1 AND $2 = 1) \
+                 ORDER BY o.table_id LIMIT $3{lock}",
                 now = self.backend.now_ms()
             );
             let rows = sqlx::query(&sql)
                 .bind(node)
                 .bind(i64::from(own))
                 .bind(i64::from(limit))
-                .fetch_all(&self.pool)
+                .fetch_all(&mut *tx)
                 .await?;
-            let mut owners = rows
-                .iter()
-                .map(owner_row)
-                .collect::<StoreResult<Vec<_>>>()?;
-            owners.sort_by(|a, b| a.table.cmp(&b.table));
+            let mut owners = Vec::with_capacity(rows.len());
+            for row in &rows {
+                let before = TableOwner {
+                    table: row.try_get("table_id")?,
+                    node: row.try_get("node_id")?,
+                    incarnation: row.try_get("incarnation")?,
+                    previous: String::new(),
+                };
+                owners.push(TableOwner {
+                    node: node.to_owned(),
+                    incarnation: before.incarnation + 1,
+                    previous: before.node,
+                    table: before.table,
+                });
+            }
+            for chunk in owners.chunks(500) {
+                let places = (2..chunk.len() + 2)
+                    .map(|n| format!("${n}"))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                let sql = format!(
+                    "UPDATE table_owners SET node_id = $1, incarnation = incarnation + 1 \
+                     WHERE table_id IN ({places})"
+                );
+                let mut query = sqlx::query(&sql).bind(node);
+                for owner in chunk {
+                    query = query.bind(owner.table.as_str());
+                }
+                query.execute(&mut *tx).await?;
+            }
+            tx.commit().await?;
             Ok(owners)
         })
     }
@@ -1593,5 +1620,6 @@ fn owner_row(row: &AnyRow) -> StoreResult<TableOwner> {
         table: row.try_get("table_id")?,
         node: row.try_get("node_id")?,
         incarnation: row.try_get("incarnation")?,
+        previous: row.try_get("previous")?,
     })
 }
