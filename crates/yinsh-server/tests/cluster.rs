@@ -212,11 +212,12 @@ async fn a_dead_nodes_tables_are_taken_over() {
         .await;
     }
 
-    // Node a dies: it serves no more and its lease is not renewed.
+    // Node a dies: it serves no more and its lease is not renewed. (Black's connection
+    // to it stays, as to a process that froze.)
     let cookie = white.cookie.clone();
     a.node.as_ref().unwrap().halt();
     a.stop().await;
-    drop((white, black, lone));
+    drop((white, lone));
 
     // Within the lease (5 s) and a look (1 s), b has the table and its game.
     let waited = std::time::Instant::now();
@@ -245,4 +246,13 @@ async fn a_dead_nodes_tables_are_taken_over() {
         .act(&table, "b5")
         .await
         .expect("white plays on at the node that took the table over");
+
+    // Node a wakes: it finds the table is b's now, closes it, and cuts off the
+    // connection still watching it there (the player reconnects and finds it on b).
+    a.node.as_ref().unwrap().resume();
+    assert!(
+        black.closed().await,
+        "the woken node lets its old watchers go"
+    );
+    assert_eq!(owner(&table).await, Some(("b".to_owned(), 2)));
 }

@@ -23,6 +23,8 @@ pub const LEASE: Duration = Duration::from_secs(5);
 pub const RENEW: Duration = Duration::from_secs(1);
 /// Tables taken over at once (the rest at the next look, or by other nodes).
 const TAKE_AT_ONCE: u32 = 256;
+/// Every this many renewals the node checks that it still owns its tables.
+const CHECK_EVERY: u32 = 3;
 
 /// This process as a node of a cluster.
 #[derive(Debug)]
@@ -47,6 +49,12 @@ impl Node {
     /// running here, as a frozen process's would when it wakes).
     pub fn halt(&self) {
         self.halted.store(true, Ordering::Relaxed);
+    }
+
+    /// Renews the lease again after [`Node::halt`] (a frozen process that wakes): the
+    /// tables taken over meanwhile are closed here at the next ownership check.
+    pub fn resume(&self) {
+        self.halted.store(false, Ordering::Relaxed);
     }
 
     fn halted(&self) -> bool {
@@ -112,6 +120,31 @@ pub async fn adopt(ctx: &Ctx, owners: &[TableOwner]) -> StoreResult<usize> {
     Ok(opened.len())
 }
 
+/// Closes the tables this node runs but no longer owns: its lease ran out while it
+/// could not renew it (a frozen process, or one cut off from the database) and another
+/// node took them over. Their commits could not fork a game (the store refuses a second
+/// action at a ply), but their players must go where the game is now.
+async fn evict_lost(ctx: &Ctx, node: &Node) {
+    // The list first: a table opened after it was made is claimed already, and not
+    // looked at.
+    let running = ctx.lobby.local_list();
+    let owned = match ctx.store.tables_of(&node.id).await {
+        Ok(owned) => owned,
+        Err(e) => {
+            tracing::warn!(node = node.id, "cannot check the tables' ownership: {e}");
+            return;
+        }
+    };
+    let owned: std::collections::HashSet<&str> = owned.iter().map(|o| o.table.as_str()).collect();
+    for table in running {
+        if !owned.contains(table.id.as_str())
+            && let Some(handle) = ctx.lobby.get(&table.id)
+        {
+            handle.evict();
+        }
+    }
+}
+
 /// Renews this node's lease now; `Err` when the store does not answer.
 pub async fn renew(ctx: &Ctx, node: &Node) -> StoreResult<()> {
     ctx.store
@@ -128,14 +161,19 @@ pub fn start(ctx: Ctx, node: Arc<Node>) {
         // Tables taken over whose restoring failed (the store went away meanwhile):
         // this node owns them now, so it tries again.
         let mut unadopted: Vec<TableOwner> = Vec::new();
+        let mut looks: u32 = 0;
         loop {
             tick.tick().await;
             if node.halted() {
-                return;
+                continue;
             }
             if let Err(e) = renew(&ctx, &node).await {
                 tracing::warn!(node = node.id, "cannot renew the node's lease: {e}");
                 continue;
+            }
+            looks += 1;
+            if looks % CHECK_EVERY == 0 {
+                evict_lost(&ctx, &node).await;
             }
             match ctx.store.take_over(&node.id, false, TAKE_AT_ONCE).await {
                 Ok(owners) => unadopted.extend(owners),

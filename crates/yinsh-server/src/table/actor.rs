@@ -43,6 +43,9 @@ pub(super) enum Input {
         request: Request,
         reply: oneshot::Sender<Reply>,
     },
+    /// The table is no longer this node's (another node of the cluster took it over):
+    /// it closes here without a word to the store, cutting off its watchers.
+    Evict,
     /// Two players paired at this new table: seated, and the game started.
     Pair {
         white: Player,
@@ -136,6 +139,12 @@ impl Actor {
             let spectators = self.watchers.spectators_due();
             tokio::select! {
                 input = rx.recv() => match input {
+                    Some(Input::Evict) => {
+                        tracing::warn!(table = %self.core.id(), "another node owns the table now: closed here");
+                        self.ctx.lobby.remove(self.core.id().as_str());
+                        self.watchers.kick_all();
+                        break;
+                    }
                     Some(input) => self.input(input),
                     None => break,
                 },
@@ -232,6 +241,8 @@ impl Actor {
                     let _ = done.send(());
                 }
             }
+            // Taken by the run loop before it gets here.
+            Input::Evict => {}
             Input::Pair {
                 white,
                 black,

@@ -127,6 +127,16 @@ impl TableHandle {
         wait.await.map_err(|_| self.gone())?
     }
 
+    /// Closes the table here, without a word to the store, because another node of the
+    /// cluster owns it now; its watchers are cut off (they reconnect and find it there).
+    pub fn evict(&self) {
+        let tx = self.tx.clone();
+        // Never lost to a full queue: wait for room in the background.
+        tokio::spawn(async move {
+            let _ = tx.send(Input::Evict).await;
+        });
+    }
+
     fn send(&self, input: Input) -> Result<(), Refusal> {
         self.tx.try_send(input).map_err(|e| match e {
             mpsc::error::TrySendError::Full(_) => Refusal::Busy,

@@ -118,6 +118,14 @@ impl Watchers {
         self.subs.insert(conn.id, conn);
     }
 
+    /// Cuts off every connection watching (the table leaves this node: its clients
+    /// reconnect and find it where it went).
+    pub(super) fn kick_all(&self) {
+        for conn in self.subs.values() {
+            conn.kick.notify_one();
+        }
+    }
+
     /// Removes connection `id`; whether it was watching.
     pub(super) fn close(&mut self, id: u64) -> bool {
         self.subs.remove(&id).is_some()
