@@ -178,7 +178,17 @@ impl Lobby {
     pub fn remove(&self, id: &str) {
         if self.tables().remove(id).is_some() {
             self.publish(Change::Removed(id.to_owned()));
-            self.removed(id);
+            // The table another node has under that id, if any, is listed again.
+            let elsewhere = self.remote().get(id).map(|e| e.summary.clone());
+            match elsewhere {
+                Some(table) => {
+                    let _ = self
+                        .inner
+                        .feed
+                        .send(to_text(&ServerMessage::LobbyTable { table }));
+                }
+                None => self.removed(id),
+            }
         }
     }
 
@@ -191,10 +201,10 @@ impl Lobby {
 
     /// A table of another node opened or changed (it is listed, not served here).
     pub fn insert_remote(&self, node: &str, summary: TableSummary) {
-        if self.tables().contains_key(summary.id.as_str()) {
-            // This node has it (it took it over): the other node's word is old.
-            return;
-        }
+        // While this node runs a table of that id too (it was taken from this node,
+        // which has yet to find out), the entry waits unlisted: it is the one listed
+        // once this node lets go of its own.
+        let here = self.tables().contains_key(summary.id.as_str());
         let msg = to_text(&ServerMessage::LobbyTable {
             table: summary.clone(),
         });
@@ -212,7 +222,9 @@ impl Lobby {
             },
         );
         drop(remote);
-        let _ = self.inner.feed.send(msg);
+        if !here {
+            let _ = self.inner.feed.send(msg);
+        }
     }
 
     /// A table of `node` closed (or was let go after that node died).
@@ -221,7 +233,10 @@ impl Lobby {
         if remote.get(id).is_some_and(|e| e.node == node) {
             remote.remove(id);
             drop(remote);
-            self.removed(id);
+            // Unless this node lists a table of its own under that id.
+            if !self.tables().contains_key(id) {
+                self.removed(id);
+            }
         }
     }
 
@@ -272,7 +287,12 @@ impl Lobby {
         let mut entries: Vec<(u64, &TableSummary)> = tables
             .values()
             .map(|e| (e.created, &e.summary))
-            .chain(remote.values().map(|e| (e.created, &e.summary)))
+            .chain(
+                remote
+                    .iter()
+                    .filter(|(id, _)| !tables.contains_key(*id))
+                    .map(|(_, e)| (e.created, &e.summary)),
+            )
             .collect();
         entries.sort_by_key(|(created, _)| *created);
         entries.into_iter().map(|(_, s)| s.clone()).collect()

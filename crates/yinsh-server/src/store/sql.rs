@@ -1559,7 +1559,7 @@ impl Store for SqlStore {
             // Rows another node is taking over at this moment are skipped, not waited
             // for (PostgreSQL); SQLite has one writer at a time anyway.
             let lock = match self.backend {
-                Backend::Postgres => " FOR UPDATE OF o SKIP LOCKED",
+                Backend::Postgres => " FOR UPDATE SKIP LOCKED",
                 Backend::Sqlite => "",
             };
             // One transaction: the rows are chosen (and, on PostgreSQL, locked), then
@@ -1567,8 +1567,9 @@ impl Store for SqlStore {
             let mut tx = self.pool.begin().await?;
             let sql = format!(
                 "SELECT o.table_id, o.node_id, o.incarnation FROM table_owners o \
-                 LEFT JOIN cluster_nodes n ON n.node_id = o.node_id \
-                 WHERE (o.node_id <> $1 AND (n.alive_until IS NULL OR n.alive_until < {now})) \
+                 WHERE (o.node_id <> $1 AND NOT EXISTS ( \
+                          SELECT 1 FROM cluster_nodes n \
+                          WHERE n.node_id = o.node_id AND n.alive_until >= {now})) \
                     OR (o.node_id = $1 AND $2 = 1) \
                  ORDER BY o.table_id LIMIT $3{lock}",
                 now = self.backend.now_ms()
@@ -1594,22 +1595,31 @@ impl Store for SqlStore {
                     table: before.table,
                 });
             }
-            for chunk in owners.chunks(500) {
-                let places = (2..chunk.len() + 2)
-                    .map(|n| format!("${n}"))
+            // Each row changes hands only if it is still as it was read (the same
+            // incarnation): a row another node took meanwhile stays that node's.
+            let mut taken = std::collections::HashSet::new();
+            for chunk in owners.chunks(250) {
+                let places = (0..chunk.len())
+                    .map(|i| {
+                        let (t, n) = (2 * i + 2, 2 * i + 3);
+                        format!("(CAST(${t} AS TEXT), CAST(${n} AS BIGINT))")
+                    })
                     .collect::<Vec<_>>()
                     .join(", ");
                 let sql = format!(
                     "UPDATE table_owners SET node_id = $1, incarnation = incarnation + 1 \
-                     WHERE table_id IN ({places})"
+                     WHERE (table_id, incarnation) IN (VALUES {places}) RETURNING table_id"
                 );
                 let mut query = sqlx::query(&sql).bind(node);
                 for owner in chunk {
-                    query = query.bind(owner.table.as_str());
+                    query = query.bind(owner.table.as_str()).bind(owner.incarnation - 1);
                 }
-                query.execute(&mut *tx).await?;
+                for row in query.fetch_all(&mut *tx).await? {
+                    taken.insert(row.try_get::<String, _>("table_id")?);
+                }
             }
             tx.commit().await?;
+            owners.retain(|o| taken.contains(&o.table));
             Ok(owners)
         })
     }
