@@ -138,7 +138,8 @@ fn table(ctx: &Ctx) -> TableHandle {
         log: true,
         ..TableOptions::default()
     };
-    let (handle, summary) = yinsh_server::table::spawn(ctx.clone(), ctx.lobby.fresh_id(), options);
+    let (handle, summary) =
+        yinsh_server::table::spawn(ctx.clone(), ctx.lobby.fresh_id(), options, None);
     ctx.lobby.insert(handle.clone(), summary, None);
     handle
 }

@@ -251,6 +251,7 @@ fn en_refusal(r: &Refusal) -> &'static str {
             "The game could not be saved, so nothing changed; try again in a moment."
         }
         Refusal::Busy => "The table is busy; try again.",
+        Refusal::TableMoved => "This table moved to another server; reconnect to play on.",
     }
 }
 
@@ -330,6 +331,9 @@ fn nl_refusal(r: &Refusal) -> &'static str {
             "Het spel kon niet worden opgeslagen, dus er is niets veranderd; probeer het zo opnieuw."
         }
         Refusal::Busy => "De tafel is even bezig; probeer het opnieuw.",
+        Refusal::TableMoved => {
+            "Deze tafel is naar een andere server verhuisd; maak opnieuw verbinding om verder te spelen."
+        }
     }
 }
 
@@ -411,6 +415,9 @@ fn pl_refusal(r: &Refusal) -> &'static str {
             "Nie udało się zapisać gry, więc nic się nie zmieniło; spróbuj ponownie za chwilę."
         }
         Refusal::Busy => "Stół jest chwilowo zajęty; spróbuj ponownie.",
+        Refusal::TableMoved => {
+            "Ten stół przeniesiono na inny serwer; połącz się ponownie, aby grać dalej."
+        }
     }
 }
 
@@ -501,6 +508,9 @@ fn de_refusal(r: &Refusal) -> &'static str {
          gleich noch einmal."
         }
         Refusal::Busy => "Der Tisch ist gerade beschäftigt; versuch es noch einmal.",
+        Refusal::TableMoved => {
+            "Dieser Tisch ist auf einen anderen Server umgezogen; verbinde dich neu, um weiterzuspielen."
+        }
     }
 }
 

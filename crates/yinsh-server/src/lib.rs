@@ -202,8 +202,9 @@ pub struct Ctx {
     pub outage: store::Outage,
     /// The open tables.
     pub lobby: Lobby,
-    /// This run of the server (milliseconds since 1970 at start): resumes with a
-    /// version of another epoch get a snapshot.
+    /// This run of the server: resumes with a version of another epoch get a
+    /// snapshot. Unique per run, also among the nodes of a cluster (a table that moves
+    /// to another node changes epoch): [`epoch`].
     pub epoch: u64,
     /// Engines for bot seats.
     pub bots: Option<BotFactory>,
@@ -229,6 +230,9 @@ pub struct Ctx {
     pub live: live::Live,
     /// This server as a node of a cluster, if it is one.
     pub node: Option<Arc<cluster::node::Node>>,
+    /// Requests for other nodes' tables, and relays for their connections (in a
+    /// cluster).
+    pub router: Option<Arc<cluster::route::Router>>,
 }
 
 /// A server ready to serve: its tables restored from the store.
@@ -241,11 +245,24 @@ impl Server {
     /// A server over `store`; unfinished games are restored with their tables and
     /// clocks.
     pub async fn new(store: Arc<dyn Store>, config: Config) -> anyhow::Result<Server> {
+        let epoch = epoch();
+        // A node of a cluster talks to the others over the bus.
+        let bus = config.node_id.as_ref().map(|_| {
+            config
+                .bus
+                .clone()
+                .unwrap_or_else(|| Arc::new(cluster::bus::LocalBus::new()))
+        });
+        let router = config
+            .node_id
+            .as_deref()
+            .zip(bus.clone())
+            .map(|(node, bus)| cluster::route::Router::new(node, epoch, bus));
         let ctx = Ctx {
             store,
             outage: store::Outage::default(),
             lobby: Lobby::new(config.max_tables),
-            epoch: now_ms() as u64,
+            epoch,
             bots: config.bots.clone(),
             engine_slots: Arc::new(tokio::sync::Semaphore::new(
                 std::thread::available_parallelism().map_or(1, |n| n.get()),
@@ -259,6 +276,7 @@ impl Server {
             analysis_lease: config.analysis_lease,
             live: live::Live::new(config.live_engines, config.live_time),
             node: config.node_id.as_deref().map(cluster::node::Node::new),
+            router,
         };
         // The decoy hash an unknown name's log-in is checked against, made now: made
         // at the first such log-in, that one would take two hashes' time and tell.
@@ -266,17 +284,17 @@ impl Server {
         match ctx.node.clone() {
             None => {
                 let unfinished = ctx.store.unfinished_games().await?;
-                restore_games(&ctx, &unfinished).await?;
+                restore_games(&ctx, &unfinished, &[]).await?;
             }
             Some(node) => {
                 // In the lobby first (the tables it opens next are announced), alive,
                 // then its own tables back (from a run before under this id) and those
                 // of dead nodes; then on, every second.
-                let bus = config
-                    .bus
-                    .clone()
-                    .unwrap_or_else(|| Arc::new(cluster::bus::LocalBus::new()));
+                let bus = bus.expect("a node has a bus");
                 cluster::lobby::join(bus, node.id.clone(), ctx.lobby.clone()).await?;
+                if let Some(router) = &ctx.router {
+                    router.start(ctx.clone(), config.clone()).await?;
+                }
                 cluster::node::renew(&ctx, &node).await?;
                 let owners = ctx.store.take_over(&node.id, true, u32::MAX).await?;
                 cluster::node::adopt(&ctx, &owners).await?;
@@ -314,6 +332,9 @@ impl Server {
         use tokio::sync::watch;
 
         let header_timeout = self.config.header_timeout;
+        // A node that stops gives its tables up at once (the others take them over now,
+        // not when its lease runs out).
+        let leaving = self.ctx.node.clone().map(|n| (n, self.ctx.store.clone()));
         let app = http::router(self.ctx, self.config);
         // `stopping` closes when the shutdown signal comes; every connection task holds
         // a `done` receiver, so `all_done` sees when the last one ended.
@@ -376,6 +397,13 @@ impl Server {
         }
         drop(done);
         drop(listener);
+        if let Some((node, store)) = leaving {
+            node.halt();
+            match store.end_node(&node.id).await {
+                Ok(()) => tracing::info!(node = node.id, "left the cluster"),
+                Err(e) => tracing::warn!(node = node.id, "cannot end the node's lease: {e}"),
+            }
+        }
         all_done.closed().await;
         Ok(())
     }
@@ -387,12 +415,18 @@ impl Server {
 pub(crate) async fn restore_games(
     ctx: &Ctx,
     games: &[store::StoredGame],
+    owners: &[store::TableOwner],
 ) -> store::StoreResult<Vec<String>> {
     let bot_accounts =
         store::BotAccounts::of(ctx.store.as_ref(), games.iter().map(|g| &g.game)).await?;
     let mut opened = Vec::new();
     for stored in games {
-        match table::restore(ctx.clone(), stored, &bot_accounts) {
+        let table = stored.game.table_id.as_str();
+        let fence = owners
+            .iter()
+            .find(|o| o.table == table)
+            .and_then(|o| cluster::node::fence(ctx, table, o.incarnation));
+        match table::restore(ctx.clone(), stored, &bot_accounts, fence) {
             Ok((handle, summary)) => {
                 opened.push(handle.id.to_string());
                 ctx.lobby.insert(handle, summary, None);
@@ -416,6 +450,15 @@ async fn accept_failed(e: std::io::Error) {
     }
     tracing::error!("cannot accept a connection: {e}");
     tokio::time::sleep(Duration::from_secs(1)).await;
+}
+
+/// A new run's epoch: the milliseconds since 1970 times 1,000 plus a random number
+/// below 1,000, so that two nodes started in one millisecond still differ (and it stays
+/// below 2^53, exact in JavaScript).
+pub fn epoch() -> u64 {
+    let mut bytes = [0u8; 2];
+    getrandom::getrandom(&mut bytes).expect("the system's random source works");
+    now_ms() as u64 * 1000 + u64::from(u16::from_le_bytes(bytes) % 1000)
 }
 
 /// Milliseconds since 1970 (UTC), by the system clock.

@@ -566,11 +566,11 @@ async fn start(
     if !ctx.lobby.has_room() {
         return Err(told(ctx, &white, &black, Refusal::TooManyTables));
     }
-    let id = match crate::cluster::node::new_table_id(ctx).await {
-        Ok(id) => id,
+    let (id, fence) = match crate::cluster::node::new_table_id(ctx).await {
+        Ok(new) => new,
         Err(r) => return Err(told(ctx, &white, &black, r)),
     };
-    let (handle, summary) = table::spawn(ctx.clone(), id.clone(), options);
+    let (handle, summary) = table::spawn(ctx.clone(), id.clone(), options, fence);
     ctx.lobby.insert(handle.clone(), summary, None);
     if let Err(r) = handle.pair(white.clone(), black.clone()).await {
         return Err(told(ctx, &white, &black, r));

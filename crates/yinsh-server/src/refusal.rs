@@ -163,6 +163,9 @@ pub enum Refusal {
     ResultPending,
     /// The database did not take the change.
     StoreUnavailable,
+    /// Another node of the cluster runs the table now: nothing changed here, and the
+    /// connection is cut off so that the client reconnects and finds it there.
+    TableMoved,
     /// The table's queue is full.
     Busy,
 }
@@ -221,6 +224,7 @@ impl Refusal {
             Refusal::AbortTooLate => "abort_too_late",
             Refusal::ResultPending => "result_pending",
             Refusal::StoreUnavailable => "store_unavailable",
+            Refusal::TableMoved => "table_moved",
             Refusal::Busy => "busy",
         }
     }
@@ -284,6 +288,7 @@ impl Refusal {
             | Refusal::AbortTooLate
             | Refusal::ResultPending
             | Refusal::StoreUnavailable
+            | Refusal::TableMoved
             | Refusal::Busy => Vec::new(),
         }
     }

@@ -75,6 +75,9 @@ struct Connection {
     lobby_sent: Option<Instant>,
     limit: RateLimit,
     strikes: u32,
+    /// Whether requests for another node's table go there (a client's connection in a
+    /// cluster); a relay of another node's connection handles everything here.
+    routed: bool,
 }
 
 /// Serves one upgraded socket until it closes.
@@ -136,6 +139,7 @@ pub async fn serve(
         live: None,
         lobby_sent: None,
         strikes: 0,
+        routed: true,
     };
     c.ctx.sessions.add(&session, c.conn.id, kick.clone());
     c.ctx.online.add(&c.conn);
@@ -208,11 +212,52 @@ pub async fn serve(
     for handle in c.opened.values() {
         handle.forget(c.conn.id);
     }
+    if let Some(router) = &c.ctx.router {
+        router.closed(c.conn.id);
+    }
     drop(c);
     // Let the writer flush what is queued (it ends when the outbox closes), unless
     // it is stuck on a client that does not read.
     if !writer_done {
         let _ = tokio::time::timeout(Duration::from_secs(2), writer).await;
+    }
+}
+
+/// Handles, one after the other, the client messages another node of the cluster
+/// forwards for its connection `conn` (a relay: [`crate::cluster::route`]): as a
+/// connection of this node would, with what it sends going to `conn`'s outbox. Ends
+/// when the other node lets go of it; then the tables it opened let go too.
+pub(crate) async fn relay(
+    ctx: Ctx,
+    config: Config,
+    conn: Conn,
+    lang: Lang,
+    mut rx: mpsc::UnboundedReceiver<crate::cluster::route::RelayInput>,
+) {
+    let mut c = Connection {
+        limit: RateLimit::new(config.rate_per_sec, config.rate_burst),
+        ctx,
+        config,
+        conn,
+        lang,
+        opened: HashMap::new(),
+        lobby: None,
+        analysis: None,
+        watched: std::collections::HashSet::new(),
+        live: None,
+        lobby_sent: None,
+        strikes: 0,
+        routed: false,
+    };
+    while let Some((lang, text)) = rx.recv().await {
+        c.lang = lang;
+        if !c.message(&text).await {
+            c.conn.kick.notify_one();
+            break;
+        }
+    }
+    for handle in c.opened.values() {
+        handle.forget(c.conn.id);
     }
 }
 
@@ -364,12 +409,44 @@ impl Connection {
                 return true;
             }
         };
+        if let Some((node, table, closing)) = self.elsewhere(&msg.request).await
+            && let Some(router) = &self.ctx.router
+        {
+            router.forward(&self.conn, self.lang, &node, &table, closing, text);
+            return true;
+        }
         let id = msg.id;
         match self.request(id, msg.request).await {
             Ok(()) => {}
             Err((table, e)) => self.error(id, table, e),
         }
         true
+    }
+
+    /// For a request at a table another node of the cluster owns: that node, the
+    /// table, and whether the request closes it. `None` for everything handled here.
+    async fn elsewhere(&self, request: &Request) -> Option<(String, String, bool)> {
+        if !self.routed {
+            return None;
+        }
+        let router = self.ctx.router.as_ref()?;
+        let (table, closing) = match request {
+            Request::Open { table, .. }
+            | Request::Chat { table, .. }
+            | Request::Command { table, .. }
+            | Request::Act { table, .. } => (table, false),
+            Request::Close { table } => (table, true),
+            _ => return None,
+        };
+        if self.opened.contains_key(table) || self.ctx.lobby.get(table).is_some() {
+            return None;
+        }
+        let node = match self.ctx.lobby.remote_owner(table) {
+            Some(node) => node,
+            // Not listed here (yet): the store knows every table's owner.
+            None => self.ctx.store.table_owner(table).await.ok()??.node,
+        };
+        (node != router.node()).then(|| (node, table.clone(), closing))
     }
 
     async fn request(
@@ -437,10 +514,10 @@ impl Connection {
                 if !self.ctx.lobby.has_room() {
                     return Err((None, Refusal::TooManyTables));
                 }
-                let tid = crate::cluster::node::new_table_id(&self.ctx)
+                let (tid, fence) = crate::cluster::node::new_table_id(&self.ctx)
                     .await
                     .map_err(|e| (None, e))?;
-                let (handle, summary) = table::spawn(self.ctx.clone(), tid.clone(), options);
+                let (handle, summary) = table::spawn(self.ctx.clone(), tid.clone(), options, fence);
                 self.ctx
                     .lobby
                     .insert(handle, summary, Some(self.conn.player.id));

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use yinsh_server::Config;
 use yinsh_server::cluster::bus::{Bus, Delivery, LocalBus, RedisBus, Subscription};
-use yinsh_server::protocol::{TableOptions, TimeSetting};
+use yinsh_server::protocol::{Request, TableOptions, TimeSetting};
 
 use crate::common::{Client, TestServer, fast_config, postgres_database, seated_pair};
 
@@ -146,6 +146,22 @@ async fn listed_soon(server: &TestServer, ok: impl Fn(&[String]) -> bool) {
     }
 }
 
+/// The configuration of node `id` of a test's cluster (ids differ between the tests,
+/// which share the Redis server): with its own connection to
+/// Redis when there is one (the test command's), as separate processes would have; on
+/// `local`, one bus in the process, otherwise.
+async fn node(id: &str, local: &Arc<dyn Bus>) -> Config {
+    let bus: Arc<dyn Bus> = match std::env::var("YINSH_TEST_REDIS_URL") {
+        Ok(redis) => Arc::new(RedisBus::connect(&redis).await.unwrap()),
+        Err(_) => local.clone(),
+    };
+    Config {
+        node_id: Some(id.to_owned()),
+        bus: Some(bus),
+        ..fast_config()
+    }
+}
+
 /// Nodes of a cluster on one PostgreSQL database: a node that dies has its tables
 /// taken over by another, which restores their games; the players reconnect there
 /// and play on.
@@ -154,26 +170,9 @@ async fn a_dead_nodes_tables_are_taken_over() {
     let Some(url) = postgres_database("failover").await else {
         return;
     };
-    // Each node with its own connection to Redis when there is one (the test
-    // command's), as separate processes would have; one bus in the process otherwise.
     let local: Arc<dyn Bus> = Arc::new(LocalBus::new());
-    let node = |id: &str| {
-        let local = local.clone();
-        let id = id.to_owned();
-        async move {
-            let bus: Arc<dyn Bus> = match std::env::var("YINSH_TEST_REDIS_URL") {
-                Ok(redis) => Arc::new(RedisBus::connect(&redis).await.unwrap()),
-                Err(_) => local,
-            };
-            Config {
-                node_id: Some(id),
-                bus: Some(bus),
-                ..fast_config()
-            }
-        }
-    };
-    let mut a = TestServer::on(&url, node("a").await).await;
-    let b = TestServer::on(&url, node("b").await).await;
+    let mut a = TestServer::on(&url, node("fa", &local).await).await;
+    let b = TestServer::on(&url, node("fb", &local).await).await;
     let options = TableOptions {
         time: Some(TimeSetting {
             minutes: 10,
@@ -199,9 +198,9 @@ async fn a_dead_nodes_tables_are_taken_over() {
                 .map(|o| (o.node, o.incarnation))
         }
     };
-    assert_eq!(owner(&table).await, Some(("a".to_owned(), 1)));
-    assert_eq!(owner(&waiting).await, Some(("a".to_owned(), 1)));
-    assert_eq!(owner(&on_b).await, Some(("b".to_owned(), 1)));
+    assert_eq!(owner(&table).await, Some(("fa".to_owned(), 1)));
+    assert_eq!(owner(&waiting).await, Some(("fa".to_owned(), 1)));
+    assert_eq!(owner(&on_b).await, Some(("fb".to_owned(), 1)));
     // Each node lists every table, its own and the other's (once the bus has told it).
     for server in [&a, &b] {
         listed_soon(server, |list| {
@@ -225,7 +224,7 @@ async fn a_dead_nodes_tables_are_taken_over() {
         assert!(waited.elapsed() < Duration::from_secs(10), "not taken over");
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    assert_eq!(owner(&table).await, Some(("b".to_owned(), 2)));
+    assert_eq!(owner(&table).await, Some(("fb".to_owned(), 2)));
     // The table without a game had nothing stored: its id was let go, and no node
     // lists it.
     listed_soon(&b, |list| {
@@ -234,7 +233,7 @@ async fn a_dead_nodes_tables_are_taken_over() {
     .await;
     assert_eq!(
         owner(&on_b).await,
-        Some(("b".to_owned(), 1)),
+        Some(("fb".to_owned(), 1)),
         "b's own table stays"
     );
 
@@ -247,6 +246,17 @@ async fn a_dead_nodes_tables_are_taken_over() {
         .await
         .expect("white plays on at the node that took the table over");
 
+    // Before node a finds out, black (still connected there) resigns at its old copy
+    // of the table: the write is fenced out (the table is not a's any more), nothing
+    // is stored, and the table closes there.
+    let (code, _) = black.chat(&table, "/resign").await.unwrap_err();
+    assert_eq!(code, "table_moved");
+    let game = b
+        .store
+        .unfinished_games_at(std::slice::from_ref(&table))
+        .await;
+    assert_eq!(game.unwrap().len(), 1, "the game goes on at node b");
+
     // Node a wakes: it finds the table is b's now, closes it, and cuts off the
     // connection still watching it there (the player reconnects and finds it on b).
     a.node.as_ref().unwrap().resume();
@@ -254,5 +264,115 @@ async fn a_dead_nodes_tables_are_taken_over() {
         black.closed().await,
         "the woken node lets its old watchers go"
     );
-    assert_eq!(owner(&table).await, Some(("b".to_owned(), 2)));
+    assert_eq!(owner(&table).await, Some(("fb".to_owned(), 2)));
+}
+
+/// A player connected to one node plays at a table another node owns, as if it were
+/// local: every reply and refusal, every event in order; closing and opening again;
+/// and when the owner dies, the connection is cut off so that the player reconnects
+/// and finds the table where it went.
+#[tokio::test]
+async fn a_table_of_another_node_is_played_from_any_node() {
+    let Some(url) = postgres_database("routing").await else {
+        return;
+    };
+    let local: Arc<dyn Bus> = Arc::new(LocalBus::new());
+    let mut a = TestServer::on(&url, node("ra", &local).await).await;
+    let b = TestServer::on(&url, node("rb", &local).await).await;
+    let options = TableOptions {
+        time: Some(TimeSetting {
+            minutes: 10,
+            increment: 0,
+        }),
+        ..TableOptions::default()
+    };
+    // White on node a, where the table is; black on node b.
+    let mut white = a.client().await;
+    let table = white.create(options).await;
+    white.open(&table).await;
+    white.chat(&table, "/join white").await.unwrap();
+    listed_soon(&b, |list| list.contains(&table)).await;
+    let mut black = b.client().await;
+    let view = black.open(&table).await;
+    assert_eq!(view.id, table, "the snapshot comes from node a");
+    black
+        .chat(&table, "/join black")
+        .await
+        .expect("black joins from node b");
+    white.chat(&table, "/start").await.unwrap();
+    white.act(&table, "e3").await.unwrap();
+    black.my_turn(1).await;
+    // A refusal comes back as the owner gives it, in the player's language.
+    black
+        .call(Request::Hello { lang: "nl".into() })
+        .await
+        .unwrap();
+    let (code, text) = black.act(&table, "e3").await.unwrap_err();
+    assert_eq!(code, "illegal_action", "{text}");
+    black
+        .act(&table, "a5")
+        .await
+        .expect("black plays from node b");
+    let (code, _) = black.act(&table, "b5").await.unwrap_err();
+    assert_eq!(code, "not_your_turn");
+    white.my_turn(2).await;
+    white.act(&table, "b5").await.unwrap();
+    let game = black.my_turn(3).await;
+    assert_eq!(game.moves, ["e3", "a5", "b5"]);
+    // Every event reached black in order, none missing.
+    let versions: Vec<u64> = black.events.iter().map(|(v, _)| *v).collect();
+    assert!(
+        versions.windows(2).all(|w| w[1] == w[0] + 1),
+        "{versions:?}"
+    );
+    assert_eq!(a.router.as_ref().unwrap().counts().0, 1, "a relays black");
+    assert_eq!(b.router.as_ref().unwrap().counts().1, 1);
+
+    // Closed there: nothing more of it, and acting at it is refused as not open. The
+    // reply is in black's language.
+    let (_, closed) = black
+        .call(Request::Close {
+            table: table.clone(),
+        })
+        .await
+        .unwrap();
+    let english = yinsh_server::i18n::Msg::new("closed").arg("table", &table);
+    assert_ne!(closed, english.render(yinsh_server::i18n::Lang::En));
+    let (code, _) = black.act(&table, "c4").await.unwrap_err();
+    assert_eq!(code, "not_open");
+    black.open(&table).await;
+    black
+        .act(&table, "c4")
+        .await
+        .expect("open again, black plays");
+    white.my_turn(4).await;
+
+    // A second connection of black on node b that watches the table has a relay on
+    // node a too, which goes when it closes.
+    let relays = || a.router.as_ref().unwrap().counts().0;
+    let mut extra = Client::connect(b.addr, Some(&black.cookie)).await;
+    extra.open(&table).await;
+    assert_eq!(relays(), 2);
+    drop(extra);
+    let waited = std::time::Instant::now();
+    while relays() != 1 {
+        assert!(waited.elapsed() < Duration::from_secs(10), "relay kept");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+
+    // Node a dies. Node b takes the table over; black, still connected to b and
+    // watching the table there, is cut off and reconnects, now to the table on b.
+    a.node.as_ref().unwrap().halt();
+    a.stop().await;
+    drop(white);
+    assert!(black.closed().await, "cut off once the table moved");
+    let mut black = Client::connect(b.addr, Some(&black.cookie)).await;
+    let view = black.open(&table).await;
+    assert_eq!(view.game.unwrap().moves, ["e3", "a5", "b5", "c4"]);
+    let owner = b.store.table_owner(&table).await.unwrap().unwrap();
+    assert_eq!((owner.node.as_str(), owner.incarnation), ("rb", 2));
+    black
+        .chat(&table, "/resign")
+        .await
+        .expect("black plays on at node b");
 }

@@ -52,6 +52,8 @@ pub struct TestServer {
     _dir: Option<tempfile::TempDir>,
     /// The server as a node of a cluster, if it is one.
     pub node: Option<Arc<yinsh_server::cluster::node::Node>>,
+    /// Its routing to the other nodes, if it is a node of a cluster.
+    pub router: Option<Arc<yinsh_server::cluster::route::Router>>,
 }
 
 impl TestServer {
@@ -80,6 +82,7 @@ impl TestServer {
     pub async fn with_store(store: Arc<dyn Store>, config: Config) -> TestServer {
         let server = Server::new(store.clone(), config).await.expect("server");
         let node = server.ctx().node.clone();
+        let router = server.ctx().router.clone();
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         let (stop, stopped) = oneshot::channel::<()>();
@@ -98,6 +101,7 @@ impl TestServer {
             task: Some(task),
             _dir: None,
             node,
+            router,
         }
     }
 

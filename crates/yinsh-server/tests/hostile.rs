@@ -1502,6 +1502,7 @@ impl Store for Broken {
     fn create_game<'a>(
         &'a self,
         _: &'a yinsh_server::store::NewGame,
+        _: Option<&'a yinsh_server::store::Fence>,
     ) -> yinsh_server::store::StoreFuture<'a, yinsh_server::vocab::GameId> {
         broken(self.0)
     }
@@ -1510,6 +1511,7 @@ impl Store for Broken {
         _: yinsh_server::vocab::GameId,
         _: &'a yinsh_server::store::GameWrite,
         _: bool,
+        _: Option<&'a yinsh_server::store::Fence>,
     ) -> yinsh_server::store::StoreFuture<'a, yinsh_server::store::Rated> {
         broken(self.0)
     }

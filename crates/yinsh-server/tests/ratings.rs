@@ -206,14 +206,25 @@ async fn rated_once(store: Arc<dyn Store>) {
         started_at: at,
     };
     let day = 86_400_000;
-    let game = store.create_game(&new(rated(10, 5), day)).await.unwrap();
+    let game = store
+        .create_game(&new(rated(10, 5), day), None)
+        .await
+        .unwrap();
     let write = GameWrite::Result(result(Some("black"), day + 60_000));
-    let first = store.write_game(game, &write, true).await.unwrap().unwrap();
+    let first = store
+        .write_game(game, &write, true, None)
+        .await
+        .unwrap()
+        .unwrap();
     assert_eq!(first.white.category, "standard-rapid");
     assert!(first.black.after > first.black.before);
     assert_eq!(first.white.before, 1500.0);
     // Written again (a retry after a lost answer): the same changes, nothing new.
-    let again = store.write_game(game, &write, true).await.unwrap().unwrap();
+    let again = store
+        .write_game(game, &write, true, None)
+        .await
+        .unwrap()
+        .unwrap();
     assert_eq!(again, first);
     let dirk_id = dirk.player_id.unwrap();
     let ratings = store.ratings(dirk_id).await.unwrap();
@@ -224,11 +235,14 @@ async fn rated_once(store: Arc<dyn Store>) {
     // A casual game, and a rated one against a guest (the table would not start it;
     // the store does not trust that): no rating changes.
     let casual = store
-        .create_game(&new(TableOptions::default(), day))
+        .create_game(&new(TableOptions::default(), day), None)
         .await
         .unwrap();
     let write = GameWrite::Result(result(Some("white"), day + 1));
-    assert_eq!(store.write_game(casual, &write, true).await.unwrap(), None);
+    assert_eq!(
+        store.write_game(casual, &write, true, None).await.unwrap(),
+        None
+    );
     let guest = store.create_guest("h-guest", "BraveLynx7").await.unwrap();
     let against_guest = NewGame {
         black: SeatRecord {
@@ -238,8 +252,8 @@ async fn rated_once(store: Arc<dyn Store>) {
         },
         ..new(rated(10, 5), day)
     };
-    let g = store.create_game(&against_guest).await.unwrap();
-    assert_eq!(store.write_game(g, &write, true).await.unwrap(), None);
+    let g = store.create_game(&against_guest, None).await.unwrap();
+    assert_eq!(store.write_game(g, &write, true, None).await.unwrap(), None);
     assert_eq!(store.ratings(guest.id).await.unwrap(), vec![]);
 
     // Many rated games settle both ratings; then both are on the leaderboard, best
@@ -249,10 +263,17 @@ async fn rated_once(store: Arc<dyn Store>) {
     let mut settled = false;
     for i in 0..200 {
         at += 600_000;
-        let g = store.create_game(&new(rated(10, 5), at)).await.unwrap();
+        let g = store
+            .create_game(&new(rated(10, 5), at), None)
+            .await
+            .unwrap();
         let winner = if i % 3 == 0 { "black" } else { "white" };
         let write = GameWrite::Result(result(Some(winner), at + 1));
-        store.write_game(g, &write, true).await.unwrap().unwrap();
+        store
+            .write_game(g, &write, true, None)
+            .await
+            .unwrap()
+            .unwrap();
         let board = store
             .leaderboard("standard-rapid", 80.0, 10, 10)
             .await
@@ -346,13 +367,13 @@ fn ratings_move_once_per_game_whatever_is_written_again() {
                     black: dirk.clone(),
                     started_at: at,
                 };
-                let id = store.create_game(&new).await.unwrap();
+                let id = store.create_game(&new, None).await.unwrap();
                 let winner = [Some("white"), Some("black"), None][*winner as usize];
                 let write = GameWrite::Result(result(winner, at + 1));
                 let before = store.ratings(cleo_id).await.unwrap();
-                let first = store.write_game(id, &write, true).await.unwrap();
+                let first = store.write_game(id, &write, true, None).await.unwrap();
                 for _ in 1..*writes {
-                    let again = store.write_game(id, &write, true).await.unwrap();
+                    let again = store.write_game(id, &write, true, None).await.unwrap();
                     prop_assert_eq!(&again, &first);
                 }
                 prop_assert_eq!(first.is_some(), *is_rated);

@@ -13,7 +13,8 @@ use yinsh::ByColor;
 use yinsh_server::protocol::{Pair, TableOptions, TimeSetting, VariantName};
 use yinsh_server::session;
 use yinsh_server::store::{
-    ArchiveQuery, GameWrite, NewGame, SeatRecord, Store, StoreErrorKind, StoredAction, StoredResult,
+    ArchiveQuery, Fence, GameWrite, NewGame, SeatRecord, Store, StoreErrorKind, StoredAction,
+    StoredResult,
 };
 use yinsh_server::vocab::{Level, PlayerId};
 
@@ -84,16 +85,21 @@ async fn exercise(store: Arc<dyn Store>) {
         black: seat(None, "Engine (level 3)", Some(3)),
         started_at: 1_000,
     };
-    let g1 = store.create_game(&new).await.unwrap();
+    let g1 = store.create_game(&new, None).await.unwrap();
     for (i, t) in ["e3", "a5", "b5"].iter().enumerate() {
         store
-            .write_game(g1, &append(i as u32, action(t, 2_000 + i as i64)), true)
+            .write_game(
+                g1,
+                &append(i as u32, action(t, 2_000 + i as i64)),
+                true,
+                None,
+            )
             .await
             .unwrap();
     }
     assert_eq!(
         store
-            .write_game(g1, &append(2, action("b6", 9)), true)
+            .write_game(g1, &append(2, action("b6", 9)), true, None)
             .await
             .unwrap_err()
             .kind,
@@ -104,9 +110,9 @@ async fn exercise(store: Arc<dyn Store>) {
         keep: 2,
         takebacks: ByColor { white: 0, black: 1 },
     };
-    store.write_game(g1, &takeback, true).await.unwrap();
+    store.write_game(g1, &takeback, true, None).await.unwrap();
     store
-        .write_game(g1, &append(2, action("c6", 3_000)), true)
+        .write_game(g1, &append(2, action("c6", 3_000)), true, None)
         .await
         .unwrap();
 
@@ -133,7 +139,7 @@ async fn exercise(store: Arc<dyn Store>) {
         finished_at: 5_000,
     };
     store
-        .write_game(g1, &GameWrite::Result(result.clone()), true)
+        .write_game(g1, &GameWrite::Result(result.clone()), true, None)
         .await
         .unwrap();
     // At most one result: a second one changes nothing.
@@ -142,27 +148,30 @@ async fn exercise(store: Arc<dyn Store>) {
         ..result.clone()
     };
     store
-        .write_game(g1, &GameWrite::Result(again), true)
+        .write_game(g1, &GameWrite::Result(again), true, None)
         .await
         .unwrap();
     assert!(store.unfinished_games().await.unwrap().is_empty());
 
     // A second game, not logged: gone when it ends.
     let g2 = store
-        .create_game(&NewGame {
-            white: seat(Some(bob.id), "Bob_%", None),
-            black: seat(Some(alice.id), "Alice", None),
-            started_at: 90_000_000,
-            options: TableOptions {
-                log: false,
-                ..TableOptions::default()
+        .create_game(
+            &NewGame {
+                white: seat(Some(bob.id), "Bob_%", None),
+                black: seat(Some(alice.id), "Alice", None),
+                started_at: 90_000_000,
+                options: TableOptions {
+                    log: false,
+                    ..TableOptions::default()
+                },
+                ..new.clone()
             },
-            ..new.clone()
-        })
+            None,
+        )
         .await
         .unwrap();
     store
-        .write_game(g2, &append(0, action("e3", 90_000_001)), false)
+        .write_game(g2, &append(0, action("e3", 90_000_001)), false, None)
         .await
         .unwrap();
     let agreed = StoredResult {
@@ -171,18 +180,21 @@ async fn exercise(store: Arc<dyn Store>) {
         finished_at: 90_000_002,
     };
     store
-        .write_game(g2, &GameWrite::Result(agreed), false)
+        .write_game(g2, &GameWrite::Result(agreed), false, None)
         .await
         .unwrap();
     assert_eq!(store.game(g2).await.unwrap(), None);
 
     // A third, logged, to search among.
     let g3 = store
-        .create_game(&NewGame {
-            white: seat(Some(bob.id), "Bob_%", None),
-            started_at: 200_000_000,
-            ..new.clone()
-        })
+        .create_game(
+            &NewGame {
+                white: seat(Some(bob.id), "Bob_%", None),
+                started_at: 200_000_000,
+                ..new.clone()
+            },
+            None,
+        )
         .await
         .unwrap();
     let resigned = StoredResult {
@@ -191,11 +203,11 @@ async fn exercise(store: Arc<dyn Store>) {
         finished_at: 200_000_001,
     };
     store
-        .write_game(g3, &GameWrite::Result(resigned), true)
+        .write_game(g3, &GameWrite::Result(resigned), true, None)
         .await
         .unwrap();
     // A last action with its result: one transaction; an aborted game is gone.
-    let g4 = store.create_game(&new).await.unwrap();
+    let g4 = store.create_game(&new, None).await.unwrap();
     let last = GameWrite::Action {
         ply: 0,
         action: action("e3", 300_000_000),
@@ -204,10 +216,13 @@ async fn exercise(store: Arc<dyn Store>) {
             ..result.clone()
         }),
     };
-    store.write_game(g4, &last, false).await.unwrap();
+    store.write_game(g4, &last, false, None).await.unwrap();
     assert_eq!(store.game(g4).await.unwrap(), None, "not logged: deleted");
-    let g5 = store.create_game(&new).await.unwrap();
-    store.write_game(g5, &GameWrite::Abort, true).await.unwrap();
+    let g5 = store.create_game(&new, None).await.unwrap();
+    store
+        .write_game(g5, &GameWrite::Abort, true, None)
+        .await
+        .unwrap();
     assert_eq!(store.game(g5).await.unwrap(), None, "aborted: deleted");
 
     let all = store.archive(&q).await.unwrap();
@@ -357,10 +372,10 @@ async fn store_game(
         black: seat(Some(black.id), &black.name, None),
         started_at: 1_000,
     };
-    let id = store.create_game(&new).await.unwrap();
+    let id = store.create_game(&new, None).await.unwrap();
     for (ply, t) in tokens.iter().enumerate() {
         let write = append(ply as u32, action(t, 2_000 + ply as i64));
-        store.write_game(id, &write, true).await.unwrap();
+        store.write_game(id, &write, true, None).await.unwrap();
     }
     id
 }
@@ -390,7 +405,10 @@ async fn games_stored_with_the_old_last_pass_still_read() {
         finished_at: 9_000,
     };
     let write = GameWrite::Result(result);
-    store.write_game(finished, &write, true).await.unwrap();
+    store
+        .write_game(finished, &write, true, None)
+        .await
+        .unwrap();
     // ...and one whose result was never written (a crash right after the pass).
     let unfinished = store_game(&store, "old2", &old).await;
 
@@ -696,7 +714,7 @@ async fn empty_game(store: &Arc<dyn Store>, table: &str) -> yinsh_server::vocab:
         black: seat(None, "Engine 2", Some(2)),
         started_at: 1_000,
     };
-    store.create_game(&new).await.unwrap()
+    store.create_game(&new, None).await.unwrap()
 }
 
 /// Actions of many tables that arrive together are committed together, and one that
@@ -707,7 +725,10 @@ async fn group_commit(store: Arc<dyn Store>) {
         games.push(empty_game(&store, &format!("g{n}")).await);
     }
     let first = append(0, action("e5", 2_000));
-    store.write_game(games[7], &first, false).await.unwrap();
+    store
+        .write_game(games[7], &first, false, None)
+        .await
+        .unwrap();
     // All of them queued before the writer looks (they are polled together): one
     // batch, with game 7's action 0 a second time among them.
     let writes: Vec<_> = games
@@ -723,7 +744,7 @@ async fn group_commit(store: Arc<dyn Store>) {
     let results = futures_util::future::join_all(
         writes
             .iter()
-            .map(|(g, write)| store.write_game(*g, write, false)),
+            .map(|(g, write)| store.write_game(*g, write, false, None)),
     )
     .await;
     let refused: Vec<_> = results.iter().filter(|r| r.is_err()).collect();
@@ -782,7 +803,7 @@ async fn wal_high_water(policy: yinsh_server::store::WalPolicy, actions: u32) ->
     for ply in 0..actions / 20 {
         for &game in &games {
             let write = append(ply, action("e5", 2_000 + i64::from(ply)));
-            store.write_game(game, &write, false).await.unwrap();
+            store.write_game(game, &write, false, None).await.unwrap();
         }
         if ply % 10 == 0 {
             store.archive(&ArchiveQuery::default()).await.unwrap();
@@ -850,9 +871,11 @@ async fn leases(store: Arc<dyn Store>) {
 
     // Nobody takes a living node's tables.
     assert!(store.take_over("b", false, 100).await.unwrap().is_empty());
+    assert_eq!(store.live_nodes().await.unwrap(), ["a", "b"]);
 
     // A node that stops gives its tables up at once; each changes hands once.
     store.end_node("a").await.unwrap();
+    assert_eq!(store.live_nodes().await.unwrap(), ["b"]);
     let taken = store.take_over("b", false, 100).await.unwrap();
     assert_eq!(owned(&taken), [("t1", "b", 2), ("t2", "b", 2)]);
     assert!(taken.iter().all(|o| o.previous == "a"), "{taken:?}");
@@ -917,6 +940,76 @@ async fn leases(store: Arc<dyn Store>) {
         .await
         .unwrap();
     assert_eq!(at.iter().map(|g| g.id).collect::<Vec<_>>(), [game]);
+
+    fenced_writes(&store, game).await;
+}
+
+/// Writes that carry a fence are made only while the table is still the fence's node's
+/// at its incarnation: a node that lost a table can never write to its game. `game` is
+/// at table t2, which node b owns at incarnation 3.
+async fn fenced_writes(store: &Arc<dyn Store>, game: yinsh_server::vocab::GameId) {
+    let fence = |node: &str, incarnation| Fence {
+        table: "t2".to_owned(),
+        node: node.to_owned(),
+        incarnation,
+    };
+    let (now, stale, other) = (fence("b", 3), fence("b", 2), fence("a", 3));
+    store
+        .write_game(game, &append(0, action("e3", 2_000)), false, Some(&now))
+        .await
+        .unwrap();
+    for fence in [&stale, &other] {
+        let refused = store
+            .write_game(game, &append(1, action("a5", 2_001)), false, Some(fence))
+            .await;
+        assert_eq!(
+            refused.unwrap_err().kind,
+            StoreErrorKind::Moved,
+            "{fence:?}"
+        );
+    }
+    // In one batch with writes whose fences hold: only the stale one is refused.
+    let games = [empty_game(store, "t3").await, empty_game(store, "t4").await];
+    let owner = |t: &str, node: &str, incarnation| Fence {
+        table: t.to_owned(),
+        node: node.to_owned(),
+        incarnation,
+    };
+    let fences = [owner("t3", "b", 2), owner("t4", "a", 2)];
+    let writes = [
+        (games[0], append(0, action("c3", 2_002)), fences[0].clone()),
+        (game, append(1, action("a5", 2_003)), stale.clone()),
+        (games[1], append(0, action("d4", 2_004)), fences[1].clone()),
+    ];
+    let results = futures_util::future::join_all(
+        writes
+            .iter()
+            .map(|(g, w, f)| store.write_game(*g, w, false, Some(f))),
+    )
+    .await;
+    assert!(results[0].is_ok() && results[2].is_ok(), "{results:?}");
+    assert_eq!(results[1].as_ref().unwrap_err().kind, StoreErrorKind::Moved);
+    // A result, and a new game, under a stale fence: nothing written.
+    let result = GameWrite::Result(StoredResult {
+        winner: Some("white".to_owned()),
+        termination: "resignation".to_owned(),
+        finished_at: 2_005,
+    });
+    let refused = store.write_game(game, &result, true, Some(&stale)).await;
+    assert_eq!(refused.unwrap_err().kind, StoreErrorKind::Moved);
+    let new = NewGame {
+        table_id: "t2".to_owned(),
+        options: TableOptions::default(),
+        white: seat(None, "Engine 1", Some(1)),
+        black: seat(None, "Engine 2", Some(2)),
+        started_at: 3_000,
+    };
+    let refused = store.create_game(&new, Some(&other)).await;
+    assert_eq!(refused.unwrap_err().kind, StoreErrorKind::Moved);
+    let at = store.unfinished_games_at(&["t2".to_owned()]).await.unwrap();
+    assert_eq!(at.len(), 1, "no game made under a stale fence");
+    let tokens: Vec<_> = at[0].actions.iter().map(|a| a.token.as_str()).collect();
+    assert_eq!(tokens, ["e3"], "only the write whose fence held");
 }
 
 #[tokio::test]

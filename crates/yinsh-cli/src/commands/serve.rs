@@ -60,6 +60,15 @@ pub struct ServeArgs {
     #[arg(long, default_value_t = yinsh_server::live::TIME.as_secs(), value_name = "SECONDS",
           value_parser = clap::value_parser!(u64).range(1..=120))]
     live_time: u64,
+    /// Run as a node of a cluster: the Redis server whose pub/sub carries the
+    /// messages between the nodes (`redis://host:port`). Every node uses the same
+    /// PostgreSQL database (`--database-url postgres://…`; docs/scaling.md).
+    #[arg(long, env = "YINSH_CLUSTER", value_name = "REDIS_URL")]
+    cluster: Option<String>,
+    /// This node's id in the cluster, the same across its restarts (a node back under
+    /// its id takes its tables back at once). Default: the host name and the port.
+    #[arg(long, env = "YINSH_NODE_ID", value_name = "ID", requires = "cluster")]
+    node_id: Option<String>,
 }
 
 /// Runs the server until Ctrl-C or SIGTERM.
@@ -77,6 +86,13 @@ pub fn run(args: &ServeArgs, out: &mut dyn Write) -> anyhow::Result<()> {
 }
 
 async fn serve(args: &ServeArgs, out: &mut dyn Write) -> anyhow::Result<()> {
+    if args.cluster.is_some() && !args.database_url.starts_with("postgres") {
+        anyhow::bail!(
+            "--cluster needs a PostgreSQL database that every node shares \
+             (--database-url postgres://…), not '{}'",
+            args.database_url
+        );
+    }
     let store = yinsh_server::store::open(&args.database_url)
         .await
         .with_context(|| format!("cannot open the database '{}'", args.database_url))?;
@@ -102,6 +118,24 @@ async fn serve(args: &ServeArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         live_time: std::time::Duration::from_secs(args.live_time),
         ..yinsh_server::Config::default()
     };
+    let config = match &args.cluster {
+        None => config,
+        Some(url) => {
+            let bus = yinsh_server::cluster::bus::RedisBus::connect(url)
+                .await
+                .with_context(|| format!("cannot reach the cluster's Redis at '{url}'"))?;
+            yinsh_server::Config {
+                node_id: Some(
+                    args.node_id
+                        .clone()
+                        .unwrap_or_else(|| default_node_id(&args.bind)),
+                ),
+                bus: Some(std::sync::Arc::new(bus)),
+                ..config
+            }
+        }
+    };
+    let node = config.node_id.clone();
     if config.embedded.is_none() && config.static_dir.is_none() {
         eprintln!(
             "warning: no web client to serve (this binary was built before client/dist; \
@@ -113,14 +147,33 @@ async fn serve(args: &ServeArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         .await
         .with_context(|| format!("cannot listen on {}", args.bind))?;
     let addr = listener.local_addr()?;
-    writeln!(
-        out,
-        "yinsh server listening on http://{addr} ({} tables restored)",
-        server.lobby().len()
-    )?;
+    match &node {
+        None => writeln!(
+            out,
+            "yinsh server listening on http://{addr} ({} tables restored)",
+            server.lobby().len()
+        )?,
+        Some(node) => writeln!(
+            out,
+            "yinsh server listening on http://{addr} as node {node} of a cluster ({} tables here)",
+            server.lobby().len()
+        )?,
+    }
     out.flush()?;
     server.serve(listener, shutdown()).await?;
     Ok(())
+}
+
+/// A node's id when none is given: the machine's host name and the port it listens on
+/// (the same after a restart).
+fn default_node_id(bind: &str) -> String {
+    let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .ok()
+        .map(|h| h.trim().to_owned())
+        .filter(|h| !h.is_empty())
+        .unwrap_or_else(|| "node".to_owned());
+    let port = bind.rsplit(':').next().unwrap_or(bind);
+    format!("{host}:{port}")
 }
 
 /// Engine seats played by the program `command`.

@@ -11,3 +11,4 @@
 pub mod bus;
 pub mod lobby;
 pub mod node;
+pub mod route;

@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use crate::Ctx;
 use crate::refusal::Refusal;
-use crate::store::{StoreResult, TableOwner};
+use crate::store::{Fence, StoreResult, TableOwner};
 use crate::vocab::TableId;
 
 /// How long a node's lease holds after it was renewed: a node that dies has its tables
@@ -57,21 +57,37 @@ impl Node {
         self.halted.store(false, Ordering::Relaxed);
     }
 
-    fn halted(&self) -> bool {
+    /// Whether it is halted: it does nothing a cluster would notice.
+    pub fn halted(&self) -> bool {
         self.halted.load(Ordering::Relaxed)
     }
 }
 
-/// A fresh id for a new table; in a cluster it is claimed for this node in the store
-/// first (no other node can open a table of that id).
-pub async fn new_table_id(ctx: &Ctx) -> Result<TableId, Refusal> {
+/// What the writes of this node's table `table` at `incarnation` carry in a cluster
+/// (`None` on a lone server: nobody else can take its tables).
+pub fn fence(ctx: &Ctx, table: &str, incarnation: i64) -> Option<Fence> {
+    ctx.node.as_ref().map(|node| Fence {
+        table: table.to_owned(),
+        node: node.id.clone(),
+        incarnation,
+    })
+}
+
+/// A fresh id for a new table, and the fence its writes carry; in a cluster it is
+/// claimed for this node in the store first (no other node can open a table of that
+/// id).
+pub async fn new_table_id(ctx: &Ctx) -> Result<(TableId, Option<Fence>), Refusal> {
     loop {
         let id = ctx.lobby.fresh_id();
         let Some(node) = &ctx.node else {
-            return Ok(id);
+            return Ok((id, None));
         };
         match ctx.store.claim_table(id.as_str(), &node.id).await {
-            Ok(true) => return Ok(id),
+            // A claimed table starts at incarnation 1.
+            Ok(true) => {
+                let fence = fence(ctx, id.as_str(), 1);
+                return Ok((id, fence));
+            }
             // Another node's table has that id.
             Ok(false) => continue,
             Err(e) => {
@@ -110,7 +126,7 @@ pub async fn adopt(ctx: &Ctx, owners: &[TableOwner]) -> StoreResult<usize> {
         .map(|o| o.table.clone())
         .collect();
     let games = ctx.store.unfinished_games_at(&tables).await?;
-    let opened = crate::restore_games(ctx, &games).await?;
+    let opened = crate::restore_games(ctx, &games, owners).await?;
     for owner in owners {
         if tables.contains(&owner.table) && !opened.contains(&owner.table) {
             ctx.store.release_table(&owner.table, &owner.node).await?;

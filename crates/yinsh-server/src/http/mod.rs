@@ -229,10 +229,12 @@ impl ApiError {
                 StatusCode::INTERNAL_SERVER_ERROR,
                 "stored data could not be read",
             ),
-            StoreErrorKind::Unavailable | StoreErrorKind::Conflict => ApiError::new(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "the database is not available; try again in a moment",
-            ),
+            StoreErrorKind::Unavailable | StoreErrorKind::Conflict | StoreErrorKind::Moved => {
+                ApiError::new(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "the database is not available; try again in a moment",
+                )
+            }
         }
     }
 }

@@ -8,7 +8,13 @@
 //! while one batch is written, the next gathers; while actions come in company (the last
 //! batch held several, or more arrived while it was written), a batch also waits a
 //! window of 2 ms for more. Under light load an action is written alone and at once;
-//! under load a commit holds everything that arrived within a few milliseconds. Each action's table is answered when the commit that holds it is done.
+//! under load a commit holds everything that arrived within a few milliseconds. Each
+//! action's table is answered when the commit that holds it is done.
+//!
+//! In a cluster every action carries its table's [`Fence`]: the statement inserts only
+//! the rows whose table is still owned as the fence says (looked up, and on PostgreSQL
+//! locked against a takeover, in the same statement), and says which it inserted; the
+//! others are answered [`StoreErrorKind::Moved`].
 
 use std::time::Duration;
 
@@ -16,10 +22,13 @@ use sqlx::AnyPool;
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 
-use super::{StoreError, StoreErrorKind, StoreResult, StoredAction};
+use std::collections::HashSet;
+use std::sync::Arc;
 
-/// At most this many actions in one statement (six parameters each: far below the
-/// parameter limits of SQLite, 32,766, and PostgreSQL, 65,535).
+use super::{Fence, StoreError, StoreErrorKind, StoreResult, StoredAction};
+
+/// At most this many actions in one statement (six parameters each, nine with a fence:
+/// far below the parameter limits of SQLite, 32,766, and PostgreSQL, 65,535).
 pub(super) const MAX_BATCH: usize = 256;
 
 /// While actions come in company, a batch gathers for this long before it is written
@@ -32,6 +41,7 @@ pub(super) struct Insert {
     pub game: i64,
     pub ply: u32,
     pub action: StoredAction,
+    pub fence: Option<Arc<Fence>>,
     pub done: oneshot::Sender<StoreResult<()>>,
 }
 
@@ -41,12 +51,21 @@ pub(super) struct Batcher {
     tx: mpsc::UnboundedSender<Insert>,
 }
 
+/// Where the statements run, and how a fenced one locks the owner rows it reads
+/// (`" FOR SHARE"` on PostgreSQL: a takeover waits for the statement; nothing on
+/// SQLite, whose writers take turns).
+struct Target {
+    pool: AnyPool,
+    lock: &'static str,
+}
+
 impl Batcher {
     /// Starts the task that writes the queued actions to `pool` (in the runtime of the
-    /// caller; it ends when the last [`Batcher`] is dropped).
-    pub fn start(pool: AnyPool) -> Batcher {
+    /// caller; it ends when the last [`Batcher`] is dropped); fenced statements read
+    /// the owner rows with `lock` appended.
+    pub fn start(pool: AnyPool, lock: &'static str) -> Batcher {
         let (tx, rx) = mpsc::unbounded_channel();
-        tokio::spawn(run(pool, rx));
+        tokio::spawn(run(Target { pool, lock }, rx));
         Batcher { tx }
     }
 
@@ -57,19 +76,21 @@ impl Batcher {
         game: i64,
         ply: u32,
         action: &StoredAction,
+        fence: Option<&Fence>,
     ) -> Option<oneshot::Receiver<StoreResult<()>>> {
         let (done, rx) = oneshot::channel();
         let insert = Insert {
             game,
             ply,
             action: action.clone(),
+            fence: fence.map(|f| Arc::new(f.clone())),
             done,
         };
         self.tx.send(insert).ok().map(|()| rx)
     }
 }
 
-async fn run(pool: AnyPool, mut rx: mpsc::UnboundedReceiver<Insert>) {
+async fn run(target: Target, mut rx: mpsc::UnboundedReceiver<Insert>) {
     let mut batch = Vec::with_capacity(MAX_BATCH);
     // Whether actions come in company: the last batch held several, or more came
     // while it was written.
@@ -88,17 +109,21 @@ async fn run(pool: AnyPool, mut rx: mpsc::UnboundedReceiver<Insert>) {
             }
         }
         let several = batch.len() > 1;
-        write(&pool, &mut batch).await;
+        write(&target, &mut batch).await;
         busy = several || !rx.is_empty();
     }
 }
 
 /// Writes `batch` (emptying it) and answers each of its actions.
-async fn write(pool: &AnyPool, batch: &mut Vec<Insert>) {
-    match insert_all(pool, batch).await {
-        Ok(()) => {
-            for insert in batch.drain(..) {
-                let _ = insert.done.send(Ok(()));
+async fn write(target: &Target, batch: &mut Vec<Insert>) {
+    match insert_all(target, batch).await {
+        Ok(refused) => {
+            for (i, insert) in batch.drain(..).enumerate() {
+                let result = match &insert.fence {
+                    Some(fence) if refused.contains(&i) => Err(StoreError::moved(fence)),
+                    _ => Ok(()),
+                };
+                let _ = insert.done.send(result);
             }
         }
         // A row the database refuses (a constraint) refuses the whole statement: each
@@ -106,7 +131,12 @@ async fn write(pool: &AnyPool, batch: &mut Vec<Insert>) {
         Err(e) if batch.len() > 1 && e.kind != StoreErrorKind::Unavailable => {
             for insert in batch.drain(..) {
                 let one = std::slice::from_ref(&insert);
-                let result = insert_all(pool, one).await;
+                let result = match (insert_all(target, one).await, &insert.fence) {
+                    (Ok(refused), Some(fence)) if !refused.is_empty() => {
+                        Err(StoreError::moved(fence))
+                    }
+                    (result, _) => result.map(drop),
+                };
                 let _ = insert.done.send(result);
             }
         }
@@ -140,23 +170,88 @@ fn statement(rows: usize) -> String {
     sql
 }
 
+/// The statement that inserts those of `rows` actions whose fence holds (a row without
+/// one always) and gives back the game and ply of each row inserted. The rows are a
+/// `VALUES` list, whose columns SQLite and PostgreSQL both call `column1`, `column2`,
+/// …; the casts give PostgreSQL their types.
+fn fenced_statement(rows: usize, lock: &str) -> String {
+    const TYPES: [&str; 9] = [
+        "BIGINT", "BIGINT", "TEXT", "BIGINT", "BIGINT", "BIGINT", "TEXT", "TEXT", "BIGINT",
+    ];
+    let mut sql = String::with_capacity(400 + rows * 200);
+    sql.push_str(
+        "INSERT INTO actions (game_id, ply, token, white_ms, black_ms, at) \
+         SELECT v.column1, v.column2, v.column3, v.column4, v.column5, v.column6 FROM (VALUES ",
+    );
+    for row in 0..rows {
+        if row > 0 {
+            sql.push_str(", ");
+        }
+        sql.push('(');
+        for (col, ty) in TYPES.iter().enumerate() {
+            if col > 0 {
+                sql.push_str(", ");
+            }
+            sql.push_str(&format!("CAST(${} AS {ty})", row * 9 + col + 1));
+        }
+        sql.push(')');
+    }
+    sql.push_str(&format!(
+        ") AS v WHERE v.column7 IS NULL OR EXISTS (SELECT 1 FROM table_owners o \
+         WHERE o.table_id = v.column7 AND o.node_id = v.column8 \
+         AND o.incarnation = v.column9{lock}) RETURNING game_id, ply"
+    ));
+    sql
+}
+
 /// Inserts every action of `batch` in one statement (one implicit transaction: all
-/// or none).
-async fn insert_all(pool: &AnyPool, batch: &[Insert]) -> Result<(), StoreError> {
-    let sql = statement(batch.len());
+/// or none), but those whose fence does not hold: their places in `batch`.
+async fn insert_all(target: &Target, batch: &[Insert]) -> Result<HashSet<usize>, StoreError> {
+    if batch.iter().all(|i| i.fence.is_none()) {
+        let sql = statement(batch.len());
+        let mut query = sqlx::query(&sql);
+        for insert in batch {
+            let a = &insert.action;
+            query = query
+                .bind(insert.game)
+                .bind(i64::from(insert.ply))
+                .bind(a.token.as_str())
+                .bind(a.white_ms.map(|v| v as i64))
+                .bind(a.black_ms.map(|v| v as i64))
+                .bind(a.at);
+        }
+        query.execute(&target.pool).await?;
+        return Ok(HashSet::new());
+    }
+    let sql = fenced_statement(batch.len(), target.lock);
     let mut query = sqlx::query(&sql);
     for insert in batch {
         let a = &insert.action;
+        let fence = insert.fence.as_deref();
         query = query
             .bind(insert.game)
             .bind(i64::from(insert.ply))
             .bind(a.token.as_str())
             .bind(a.white_ms.map(|v| v as i64))
             .bind(a.black_ms.map(|v| v as i64))
-            .bind(a.at);
+            .bind(a.at)
+            .bind(fence.map(|f| f.table.as_str()))
+            .bind(fence.map(|f| f.node.as_str()))
+            .bind(fence.map(|f| f.incarnation));
     }
-    query.execute(pool).await?;
-    Ok(())
+    let mut stored = HashSet::with_capacity(batch.len());
+    for row in query.fetch_all(&target.pool).await? {
+        use sqlx::Row;
+        let game: i64 = row.try_get("game_id")?;
+        let ply: i64 = row.try_get("ply")?;
+        stored.insert((game, ply));
+    }
+    Ok(batch
+        .iter()
+        .enumerate()
+        .filter(|(_, i)| !stored.contains(&(i.game, i64::from(i.ply))))
+        .map(|(n, _)| n)
+        .collect())
 }
 
 #[cfg(test)]
@@ -171,5 +266,13 @@ mod tests {
              ($1, $2, $3, $4, $5, $6), ($7, $8, $9, $10, $11, $12)"
         );
         assert!(statement(MAX_BATCH).ends_with("$1536)"));
+    }
+
+    #[test]
+    fn a_fenced_statement_numbers_nine_parameters_a_row() {
+        let sql = fenced_statement(2, " FOR SHARE");
+        assert!(sql.contains("(CAST($10 AS BIGINT), CAST($11 AS BIGINT), CAST($12 AS TEXT)"));
+        assert!(sql.contains("AND o.incarnation = v.column9 FOR SHARE) RETURNING"));
+        assert!(fenced_statement(MAX_BATCH, "").contains("CAST($2304 AS BIGINT))"));
     }
 }

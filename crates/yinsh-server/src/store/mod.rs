@@ -35,6 +35,9 @@ pub enum StoreErrorKind {
     /// type, table options that are not JSON, a schema this server does not know (its
     /// migrations do not match the database's).
     Corrupt,
+    /// The table is no longer this node's: another node of the cluster took it over
+    /// (its [`Fence`] is stale). Nothing was written; the table must close here.
+    Moved,
 }
 
 impl StoreErrorKind {
@@ -44,6 +47,7 @@ impl StoreErrorKind {
             StoreErrorKind::Unavailable => "unavailable",
             StoreErrorKind::Conflict => "conflict",
             StoreErrorKind::Corrupt => "corrupt",
+            StoreErrorKind::Moved => "moved",
         }
     }
 }
@@ -86,6 +90,17 @@ impl StoreError {
     /// What is stored cannot be read.
     pub fn corrupt(message: impl Into<String>) -> StoreError {
         StoreError::new(StoreErrorKind::Corrupt, message)
+    }
+
+    /// The table's fence is stale: another node owns it now.
+    pub fn moved(fence: &Fence) -> StoreError {
+        StoreError::new(
+            StoreErrorKind::Moved,
+            format!(
+                "table {} is no longer node {}'s at incarnation {}",
+                fence.table, fence.node, fence.incarnation
+            ),
+        )
     }
 
     /// The description, without the kind.
@@ -749,18 +764,27 @@ pub trait Store: Send + Sync + 'static {
         Box::pin(async { Err(StoreError::unavailable("this store has no accounts")) })
     }
 
-    /// Records a new game and gives its id.
-    fn create_game<'a>(&'a self, game: &'a NewGame) -> StoreFuture<'a, GameId>;
+    /// Records a new game and gives its id. With a `fence`, only while the table is
+    /// still that node's at that incarnation (else [`StoreErrorKind::Moved`]).
+    fn create_game<'a>(
+        &'a self,
+        game: &'a NewGame,
+        fence: Option<&'a Fence>,
+    ) -> StoreFuture<'a, GameId>;
 
     /// Makes `write` to a running game, whole or not at all. A game that ends and is
     /// not `log`ged is deleted instead of finished. The result of a rated game between
     /// two accounts updates both players' ratings in the same transaction, once per
     /// game: written again (a retry), it changes nothing and gives the same changes.
+    /// With a `fence`, the write is made only while the table is still that node's at
+    /// that incarnation, checked in the same transaction (else
+    /// [`StoreErrorKind::Moved`], nothing written).
     fn write_game<'a>(
         &'a self,
         game: GameId,
         write: &'a GameWrite,
         log: bool,
+        fence: Option<&'a Fence>,
     ) -> StoreFuture<'a, Rated>;
 
     /// The account called `name` (ignoring case), with what its page shows.
@@ -904,6 +928,11 @@ pub trait Store: Send + Sync + 'static {
         cluster_default()
     }
 
+    /// The nodes whose lease holds now, by the database's clock, sorted.
+    fn live_nodes(&self) -> StoreFuture<'_, Vec<String>> {
+        cluster_default()
+    }
+
     /// Makes `node` the owner of the new table `table` (incarnation 1); `false` when the
     /// id is taken.
     fn claim_table<'a>(&'a self, table: &'a str, node: &'a str) -> StoreFuture<'a, bool> {
@@ -956,6 +985,20 @@ pub struct TableOwner {
     /// The node that owned it before (the node itself, but for a table just taken
     /// over from another).
     pub previous: String,
+}
+
+/// What a node's writes to a table's game carry in a cluster: the table, the node
+/// and the incarnation it runs. The store makes a fenced write only while the table's
+/// owner row still says so, so a node that lost a table (frozen, or cut off from the
+/// database past its lease) can never write to the game its new owner runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fence {
+    /// The table.
+    pub table: String,
+    /// The node that runs it.
+    pub node: String,
+    /// The incarnation it runs.
+    pub incarnation: i64,
 }
 
 fn cluster_default<T: Send + 'static>() -> StoreFuture<'static, T> {

@@ -11,7 +11,7 @@ use yinsh::ByColor;
 use super::batch::Batcher;
 use super::wal::WalPolicy;
 use super::{
-    ANALYSIS_ATTEMPTS, AnalysisDone, AnalysisJob, ArchiveList, ArchiveQuery, CategoryRating,
+    ANALYSIS_ATTEMPTS, AnalysisDone, AnalysisJob, ArchiveList, ArchiveQuery, CategoryRating, Fence,
     GameWrite, JobState, Lease, NewAccount, NewGame, Player, PlayerInfo, Rated, RatingChange,
     RatingPoint, Registration, SeatRecord, SessionRecord, Store, StoreError, StoreFuture,
     StoreResult, StoredAction, StoredGame, StoredResult, TableOwner, Tally, TokenRecord,
@@ -48,6 +48,16 @@ impl Backend {
             Err(StoreError::unavailable(format!(
                 "unsupported database URL '{url}': use sqlite://… or postgres://…"
             )))
+        }
+    }
+
+    /// What a fenced write appends to its read of the owner row: on PostgreSQL a lock
+    /// that makes a takeover of the table wait until the write's transaction ends;
+    /// SQLite's writers take turns anyway.
+    fn share_lock(self) -> &'static str {
+        match self {
+            Backend::Sqlite => "",
+            Backend::Postgres => " FOR SHARE",
         }
     }
 
@@ -121,7 +131,7 @@ impl SqlStore {
             }
         }
         Ok(SqlStore {
-            batcher: Batcher::start(pool.clone()),
+            batcher: Batcher::start(pool.clone(), backend.share_lock()),
             pool,
             backend,
             _alive: alive,
@@ -497,6 +507,29 @@ impl SqlStore {
         Ok(white
             .zip(black)
             .map(|(white, black)| yinsh::ByColor { white, black }))
+    }
+}
+
+/// Refuses the transaction `tx` unless `fence` holds: called after its first write, so
+/// that on SQLite it holds the write lock (nobody can change the owner row before it
+/// commits) and on PostgreSQL the row is locked against a takeover until it commits.
+async fn check_fence(tx: &mut Tx<'_>, fence: Option<&Fence>, lock: &str) -> StoreResult<()> {
+    let Some(fence) = fence else {
+        return Ok(());
+    };
+    let sql = format!(
+        "SELECT 1 AS one FROM table_owners \
+         WHERE table_id = $1 AND node_id = $2 AND incarnation = $3{lock}"
+    );
+    let row = sqlx::query(&sql)
+        .bind(fence.table.as_str())
+        .bind(fence.node.as_str())
+        .bind(fence.incarnation)
+        .fetch_optional(&mut **tx)
+        .await?;
+    match row {
+        Some(_) => Ok(()),
+        None => Err(StoreError::moved(fence)),
     }
 }
 
@@ -916,11 +949,15 @@ impl Store for SqlStore {
         })
     }
 
-    fn create_game<'a>(&'a self, game: &'a NewGame) -> StoreFuture<'a, GameId> {
+    fn create_game<'a>(
+        &'a self,
+        game: &'a NewGame,
+        fence: Option<&'a Fence>,
+    ) -> StoreFuture<'a, GameId> {
         Box::pin(async move {
             let options = serde_json::to_string(&game.options)
                 .map_err(|e| StoreError::corrupt(format!("table options: {e}")))?;
-            let row = sqlx::query(
+            let query = sqlx::query(
                 "INSERT INTO games (table_id, options, white_id, white_name, white_bot, \
                  black_id, black_name, black_bot, started_at) \
                  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id",
@@ -933,9 +970,17 @@ impl Store for SqlStore {
             .bind(game.black.player_id.map(|p| p.0))
             .bind(&game.black.name)
             .bind(game.black.bot.map(|l| i64::from(l.get())))
-            .bind(game.started_at)
-            .fetch_one(&self.pool)
-            .await?;
+            .bind(game.started_at);
+            let row = match fence {
+                None => query.fetch_one(&self.pool).await?,
+                Some(_) => {
+                    let mut tx = self.pool.begin().await?;
+                    let row = query.fetch_one(&mut *tx).await?;
+                    check_fence(&mut tx, fence, self.backend.share_lock()).await?;
+                    tx.commit().await?;
+                    row
+                }
+            };
             Ok(GameId(row.try_get("id")?))
         })
     }
@@ -945,10 +990,12 @@ impl Store for SqlStore {
         game: GameId,
         write: &'a GameWrite,
         log: bool,
+        fence: Option<&'a Fence>,
     ) -> StoreFuture<'a, Rated> {
         Box::pin(async move {
             let id = game.0;
             let mut rated = None;
+            let lock = self.backend.share_lock();
             match write {
                 // The hot path of the server: stored with the actions of other tables
                 // that arrive meanwhile, in one statement ([`super::batch`]).
@@ -956,12 +1003,15 @@ impl Store for SqlStore {
                     ply,
                     action,
                     result: None,
-                } => match self.batcher.insert(id, *ply, action) {
+                } => match self.batcher.insert(id, *ply, action, fence) {
                     Some(done) => done.await.unwrap_or_else(|_| {
                         Err(StoreError::unavailable("the store's writer ended"))
                     })?,
                     None => {
-                        insert_action(id, *ply, action).execute(&self.pool).await?;
+                        let mut tx = self.pool.begin().await?;
+                        insert_action(id, *ply, action).execute(&mut *tx).await?;
+                        check_fence(&mut tx, fence, lock).await?;
+                        tx.commit().await?;
                     }
                 },
                 GameWrite::Action {
@@ -976,6 +1026,7 @@ impl Store for SqlStore {
                     } else {
                         delete_game(&mut tx, id).await?;
                     }
+                    check_fence(&mut tx, fence, lock).await?;
                     tx.commit().await?;
                 }
                 GameWrite::Takeback { keep, takebacks } => {
@@ -994,16 +1045,19 @@ impl Store for SqlStore {
                     .bind(id)
                     .execute(&mut *tx)
                     .await?;
+                    check_fence(&mut tx, fence, lock).await?;
                     tx.commit().await?;
                 }
                 GameWrite::Result(result) if log => {
                     let mut tx = self.pool.begin().await?;
                     rated = self.finish_and_rate(&mut tx, id, result).await?;
+                    check_fence(&mut tx, fence, lock).await?;
                     tx.commit().await?;
                 }
                 GameWrite::Result(_) | GameWrite::Abort => {
                     let mut tx = self.pool.begin().await?;
                     delete_game(&mut tx, id).await?;
+                    check_fence(&mut tx, fence, lock).await?;
                     tx.commit().await?;
                 }
             }
@@ -1495,6 +1549,19 @@ impl Store for SqlStore {
                 .execute(&self.pool)
                 .await?;
             Ok(())
+        })
+    }
+
+    fn live_nodes(&self) -> StoreFuture<'_, Vec<String>> {
+        Box::pin(async move {
+            let sql = format!(
+                "SELECT node_id FROM cluster_nodes WHERE alive_until > {now} ORDER BY node_id",
+                now = self.backend.now_ms()
+            );
+            let rows = sqlx::query(&sql).fetch_all(&self.pool).await?;
+            rows.iter()
+                .map(|r| r.try_get("node_id").map_err(StoreError::from))
+                .collect()
         })
     }
 

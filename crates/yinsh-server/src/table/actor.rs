@@ -4,6 +4,7 @@
 //! that need the game meanwhile wait their turn in order.
 
 use std::collections::VecDeque;
+use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::sync::{mpsc, oneshot};
@@ -17,7 +18,7 @@ use crate::Ctx;
 use crate::game::result_view;
 use crate::protocol::{Command, ServerMessage, Since, TableEvent, TableSummary, TableView};
 use crate::refusal::Refusal;
-use crate::store::{Outage, Player, Rated, StoreError, rated_view};
+use crate::store::{Fence, Outage, Player, Rated, StoreError, StoreErrorKind, rated_view};
 use crate::vocab::{GameId, PlayerId};
 
 /// An empty table (nobody watching, no game running) closes after this.
@@ -85,10 +86,13 @@ struct Actor {
     probe_at: Option<Instant>,
     empty_since: Option<Instant>,
     last_summary: Option<TableSummary>,
+    /// In a cluster, what its writes carry: the incarnation of the table it runs.
+    fence: Option<Arc<Fence>>,
 }
 
-/// Starts the actor of `core`: its handle and its lobby summary.
-pub(super) fn start(ctx: Ctx, core: Core) -> (TableHandle, TableSummary) {
+/// Starts the actor of `core`, whose writes carry `fence`: its handle and its lobby
+/// summary.
+pub(super) fn start(ctx: Ctx, core: Core, fence: Option<Fence>) -> (TableHandle, TableSummary) {
     let (tx, rx) = mpsc::channel(QUEUE);
     let (bot_tx, bot_rx) = mpsc::channel(4);
     let handle = TableHandle {
@@ -106,6 +110,7 @@ pub(super) fn start(ctx: Ctx, core: Core) -> (TableHandle, TableSummary) {
         probe_at: None,
         empty_since: Some(Instant::now()),
         last_summary: None,
+        fence: fence.map(Arc::new),
     };
     let summary = actor.summary();
     actor.last_summary = Some(summary.clone());
@@ -140,16 +145,19 @@ impl Actor {
             tokio::select! {
                 input = rx.recv() => match input {
                     Some(Input::Evict) => {
-                        tracing::warn!(table = %self.core.id(), "another node owns the table now: closed here");
-                        self.ctx.lobby.remove(self.core.id().as_str());
-                        self.watchers.kick_all();
+                        self.evict();
                         break;
                     }
                     Some(input) => self.input(input),
                     None => break,
                 },
                 Some(m) = self.bot_rx.recv() => self.bot_moved(m),
-                result = job_done(&mut self.job) => self.finished(result),
+                result = job_done(&mut self.job) => {
+                    if !self.finished(result) {
+                        self.evict();
+                        break;
+                    }
+                }
                 _ = sleep_until_opt(deadline) => self.tick(),
                 _ = sleep_until_opt(probe) => self.probe(),
                 _ = sleep_until_opt(spectators) => {
@@ -170,6 +178,14 @@ impl Actor {
             self.after_step();
         }
         self.bots.stop();
+    }
+
+    /// Closes the table here because another node owns it now: it leaves the lobby
+    /// and its watchers are cut off (they reconnect and find it where it is).
+    fn evict(&mut self) {
+        tracing::warn!(table = %self.core.id(), "another node owns the table now: closed here");
+        self.ctx.lobby.remove(self.core.id().as_str());
+        self.watchers.kick_all();
     }
 
     /// Nobody watching and nothing under way: the table may close (seats taken by
@@ -365,16 +381,21 @@ impl Actor {
     /// Runs `commit`, even while the store is known to be down when `anyway`.
     fn write(&mut self, commit: Commit, reply: Option<oneshot::Sender<Reply>>, anyway: bool) {
         let (store, outage) = (self.ctx.store.clone(), self.ctx.outage.clone());
+        let fence = self.fence.clone();
         let (tx, rx) = oneshot::channel();
         tokio::spawn(async move {
             if outage.is_down() && !anyway {
                 let _ = tx.send(Err(Outage::refusal()));
                 return;
             }
+            let fence = fence.as_deref();
             let result = match &commit {
-                Commit::CreateGame(new) => store.create_game(new).await.map(|id| (Some(id), None)),
+                Commit::CreateGame(new) => store
+                    .create_game(new, fence)
+                    .await
+                    .map(|id| (Some(id), None)),
                 Commit::Game { game, write, log } => store
-                    .write_game(*game, write, *log)
+                    .write_game(*game, write, *log, fence)
                     .await
                     .map(|rated| (None, rated)),
             };
@@ -384,11 +405,19 @@ impl Actor {
         self.job = Some((Job::Commit(reply), rx));
     }
 
-    fn finished(&mut self, result: JobResult) {
+    /// A store job's outcome; `false` when it says the table is no longer this node's
+    /// (nothing was written: the requester is told, and the table must close here).
+    fn finished(&mut self, result: JobResult) -> bool {
         let Some((job, _)) = self.job.take() else {
-            return;
+            return true;
         };
         let now = Now::present();
+        if matches!(&result, Err(e) if e.kind == StoreErrorKind::Moved) {
+            if let Job::Commit(Some(reply)) = job {
+                let _ = reply.send(Err(Refusal::TableMoved));
+            }
+            return false;
+        }
         match job {
             Job::Commit(reply) => {
                 let was_down = self.core.store_down();
@@ -422,6 +451,7 @@ impl Actor {
                 }
             }
         }
+        true
     }
 
     /// Announces, then answers.

@@ -23,7 +23,7 @@ pub use self::watchers::{BACKLOG_BYTES, BACKLOG_EVENTS};
 use crate::Ctx;
 use crate::protocol::{ServerMessage, Since, TableOptions, TableSummary};
 use crate::refusal::Refusal;
-use crate::store::{BotAccounts, Player, StoredGame};
+use crate::store::{BotAccounts, Fence, Player, StoredGame};
 use crate::vocab::TableId;
 
 static NEXT_CONN: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
@@ -151,21 +151,28 @@ impl TableHandle {
     }
 }
 
-/// Starts a new table's actor.
-pub fn spawn(ctx: Ctx, id: TableId, options: TableOptions) -> (TableHandle, TableSummary) {
+/// Starts a new table's actor; in a cluster its writes carry `fence`
+/// ([`crate::cluster::node::new_table_id`]).
+pub fn spawn(
+    ctx: Ctx,
+    id: TableId,
+    options: TableOptions,
+    fence: Option<Fence>,
+) -> (TableHandle, TableSummary) {
     let core = Core::new(id, options, ctx.bots.is_some(), Now::present());
-    actor::start(ctx, core)
+    actor::start(ctx, core, fence)
 }
 
 /// Restores the table of an unfinished stored game (see [`Core::restore`]); the
-/// accounts of `bot_accounts` are bots.
+/// accounts of `bot_accounts` are bots; in a cluster its writes carry `fence`.
 pub fn restore(
     ctx: Ctx,
     stored: &StoredGame,
     bot_accounts: &BotAccounts,
+    fence: Option<Fence>,
 ) -> Result<(TableHandle, TableSummary), String> {
     let core = Core::restore(stored, ctx.bots.is_some(), bot_accounts, Now::present())?;
-    Ok(actor::start(ctx, core))
+    Ok(actor::start(ctx, core, fence))
 }
 
 /// `white` or `black`.

@@ -1,0 +1,581 @@
+//! Routing between the nodes of a cluster: a player connected to one node plays at a
+//! table another node owns, as if it were local.
+//!
+//! The node a player is connected to forwards the requests for another node's table
+//! (`open`, `close`, `chat`, `command`, `act`) to that node, the table's owner, as the
+//! client wrote them. The owner keeps a *relay* for each remote connection: a
+//! connection of its own, with the remote player, whose requests it handles as a local
+//! connection's ([`crate::ws::relay`]) and whose outbox — the tables' events and the
+//! replies, in the order the tables and the requests made them — goes back to the
+//! connection's node, which hands it to the connection. So a reply never overtakes the
+//! events before it, and events reach every watcher on every node in order.
+//!
+//! Each node has one channel, `yinsh:route:<id>`, and one *uplink* task per node it
+//! sends to: the items queued meanwhile go out as one numbered packet. A receiver that
+//! finds a number missing (a packet lost: Redis cut a subscriber, the bus was down), a
+//! sender that restarted, a [`Delivery::Gap`], or a node whose lease ran out, *resets*
+//! what it shares with that node: its connections that watch tables there are cut off,
+//! and the relays it holds for that node's connections are dropped and their
+//! connections told to close. Clients reconnect and resynchronise, as after any lost
+//! connection; nothing is answered twice, and no event is silently missed.
+//!
+//! A connection that watches a table of another node is also cut off when that table
+//! moves (its owner died and another node took it over, or it was let go): the client
+//! reconnects and finds it where it went.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+use tokio::sync::mpsc;
+
+use super::bus::{Bus, Delivery};
+use crate::i18n::Lang;
+use crate::store::Player;
+use crate::table::Conn;
+use crate::vocab::PlayerId;
+use crate::{Config, Ctx};
+
+/// The channel of node `id` for routed requests and their answers.
+pub fn route_channel(id: &str) -> String {
+    format!("yinsh:route:{id}")
+}
+
+/// Items in one packet at most (the rest go in the next).
+const BATCH: usize = 512;
+/// How long an uplink tries to publish a packet before it gives it up (the receiver
+/// then finds a number missing and resets).
+const PUBLISH_FOR: Duration = Duration::from_secs(5);
+/// How often a node looks whether the tables its connections watch elsewhere moved.
+const LOOK_EVERY: Duration = Duration::from_secs(1);
+/// Every this many looks it also checks which nodes are alive.
+const ALIVE_EVERY: u32 = 3;
+
+/// What goes between two nodes: the items of one uplink, numbered.
+#[derive(Debug, Serialize, Deserialize)]
+struct Packet {
+    /// The sending node.
+    from: String,
+    /// The sender's run (a restarted node counts again from 1).
+    boot: u64,
+    /// 1, 2, 3, … per sender run and receiver.
+    seq: u64,
+    items: Vec<Item>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(tag = "k", rename_all = "snake_case")]
+enum Item {
+    /// To a table's owner: a client message of connection `conn` of the sender.
+    Request {
+        conn: u64,
+        player: i64,
+        name: String,
+        bot: bool,
+        lang: String,
+        text: String,
+    },
+    /// To a table's owner: connection `conn` of the sender closed.
+    Forget { conn: u64 },
+    /// To a connection's node: a message for connection `conn`.
+    Text { conn: u64, text: String },
+    /// To a connection's node: connection `conn` must close (its relay was cut off).
+    Kick { conn: u64 },
+}
+
+/// A relay: one remote connection, as its owner node holds it.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+struct RelayKey {
+    node: String,
+    boot: u64,
+    conn: u64,
+}
+
+/// A message for a relay: the client message, in the language it was sent in.
+pub(crate) type RelayInput = (Lang, String);
+
+/// A connection of this node that watches tables of other nodes.
+struct Local {
+    conn: Conn,
+    /// The tables it opened elsewhere, and where.
+    tables: HashMap<String, String>,
+    /// Every node it forwarded to (each is told when it closes).
+    nodes: HashSet<String>,
+}
+
+#[derive(Default)]
+struct State {
+    local: HashMap<u64, Local>,
+    relays: HashMap<RelayKey, mpsc::UnboundedSender<RelayInput>>,
+    uplinks: HashMap<String, mpsc::UnboundedSender<Item>>,
+    /// Each sender's run and the last packet number heard from it.
+    heard: HashMap<String, (u64, u64)>,
+}
+
+/// This node's routing. Cheap to share.
+pub struct Router {
+    node: String,
+    boot: u64,
+    bus: Arc<dyn Bus>,
+    state: Mutex<State>,
+}
+
+impl std::fmt::Debug for Router {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Router")
+            .field("node", &self.node)
+            .field("boot", &self.boot)
+            .finish()
+    }
+}
+
+impl Router {
+    /// The routing of node `node` in its run `boot`, over `bus`.
+    pub fn new(node: &str, boot: u64, bus: Arc<dyn Bus>) -> Arc<Router> {
+        Arc::new(Router {
+            node: node.to_owned(),
+            boot,
+            bus,
+            state: Mutex::new(State::default()),
+        })
+    }
+
+    /// This node's id.
+    pub fn node(&self) -> &str {
+        &self.node
+    }
+
+    fn state(&self) -> std::sync::MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Starts hearing the other nodes and looking after the connections and relays.
+    pub async fn start(self: &Arc<Router>, ctx: Ctx, config: Config) -> anyhow::Result<()> {
+        let mut sub = self.bus.subscribe(&[route_channel(&self.node)]).await?;
+        let router = self.clone();
+        let (hear_ctx, hear_config) = (ctx.clone(), config);
+        tokio::spawn(async move {
+            while let Some(delivery) = sub.next().await {
+                match delivery {
+                    Delivery::Gap => {
+                        tracing::warn!("routed messages may have been lost: every route reset");
+                        let mut state = router.state();
+                        let nodes: Vec<String> = state.heard.keys().cloned().collect();
+                        for node in nodes {
+                            router.reset(&mut state, &node, true);
+                        }
+                    }
+                    Delivery::Message { payload, .. } => {
+                        match serde_json::from_slice::<Packet>(&payload) {
+                            Ok(packet) => router.packet(&hear_ctx, &hear_config, packet),
+                            Err(e) => tracing::warn!("an unreadable routed packet: {e}"),
+                        }
+                    }
+                }
+            }
+        });
+        let router = self.clone();
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(LOOK_EVERY);
+            tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            let mut looks: u32 = 0;
+            loop {
+                tick.tick().await;
+                looks += 1;
+                router.look(&ctx).await;
+                if looks % ALIVE_EVERY == 0 {
+                    router.forget_dead(&ctx).await;
+                }
+            }
+        });
+        Ok(())
+    }
+
+    /// Sends `text`, a client message of `conn` for `table`, to the table's owner
+    /// `node`; `closing` when it closes the table.
+    pub fn forward(
+        &self,
+        conn: &Conn,
+        lang: Lang,
+        node: &str,
+        table: &str,
+        closing: bool,
+        text: &str,
+    ) {
+        let mut state = self.state();
+        let local = state.local.entry(conn.id).or_insert_with(|| Local {
+            conn: conn.clone(),
+            tables: HashMap::new(),
+            nodes: HashSet::new(),
+        });
+        if closing {
+            local.tables.remove(table);
+        } else {
+            local.tables.insert(table.to_owned(), node.to_owned());
+        }
+        local.nodes.insert(node.to_owned());
+        let item = Item::Request {
+            conn: conn.id,
+            player: conn.player.id.0,
+            name: conn.player.name.clone(),
+            bot: conn.player.bot,
+            lang: lang.code().to_owned(),
+            text: text.to_owned(),
+        };
+        self.send(&mut state, node, item);
+    }
+
+    /// Connection `conn` of this node closed: the nodes it forwarded to drop its relays.
+    pub fn closed(&self, conn: u64) {
+        let mut state = self.state();
+        if let Some(local) = state.local.remove(&conn) {
+            for node in local.nodes {
+                self.send(&mut state, &node, Item::Forget { conn });
+            }
+        }
+    }
+
+    /// Queues `item` for `node`.
+    fn send(&self, state: &mut State, node: &str, item: Item) {
+        let _ = self.uplink_to(state, node).send(item);
+    }
+
+    /// The uplink to `node`, started when there is none.
+    fn uplink_to<'s>(&self, state: &'s mut State, node: &str) -> &'s mpsc::UnboundedSender<Item> {
+        state.uplinks.entry(node.to_owned()).or_insert_with(|| {
+            let (tx, rx) = mpsc::unbounded_channel();
+            tokio::spawn(uplink(
+                self.bus.clone(),
+                node.to_owned(),
+                self.node.clone(),
+                self.boot,
+                rx,
+            ));
+            tx
+        })
+    }
+
+    fn packet(self: &Arc<Router>, ctx: &Ctx, config: &Config, packet: Packet) {
+        let Packet {
+            from,
+            boot,
+            seq,
+            items,
+        } = packet;
+        // A halted node (a test's dead one) hears nothing.
+        if from == self.node || ctx.node.as_ref().is_some_and(|n| n.halted()) {
+            return;
+        }
+        let mut state = self.state();
+        match state.heard.get(&from) {
+            Some(&(b, last)) if b == boot && seq == last + 1 => {}
+            Some(&(b, _)) => {
+                tracing::warn!(
+                    node = from,
+                    "routed messages from a node were lost, or it restarted: its routes reset"
+                );
+                // Kicks make sense to the same run only.
+                self.reset(&mut state, &from, b == boot);
+            }
+            None => {}
+        }
+        state.heard.insert(from.clone(), (boot, seq));
+        for item in items {
+            match item {
+                Item::Request {
+                    conn,
+                    player,
+                    name,
+                    bot,
+                    lang,
+                    text,
+                } => {
+                    let key = RelayKey {
+                        node: from.clone(),
+                        boot,
+                        conn,
+                    };
+                    let lang = Lang::from_code(&lang).unwrap_or(Lang::En);
+                    if !state.relays.contains_key(&key) {
+                        let player = Player {
+                            id: PlayerId(player),
+                            name,
+                            bot,
+                        };
+                        let relay = self.relay(&mut state, ctx, config, key.clone(), player, lang);
+                        state.relays.insert(key.clone(), relay);
+                    }
+                    if let Some(relay) = state.relays.get(&key) {
+                        let _ = relay.send((lang, text));
+                    }
+                }
+                Item::Forget { conn } => {
+                    // Its queued requests are still handled; then it lets its tables go.
+                    state.relays.remove(&RelayKey {
+                        node: from.clone(),
+                        boot,
+                        conn,
+                    });
+                }
+                Item::Text { conn, text } => {
+                    if let Some(local) = state.local.get(&conn) {
+                        // A connection that does not keep up is cut off (Conn::send).
+                        local.conn.send(text.into());
+                    }
+                }
+                Item::Kick { conn } => {
+                    if let Some(local) = state.local.get(&conn) {
+                        local.conn.kick.notify_one();
+                    }
+                }
+            }
+        }
+    }
+
+    /// Starts the relay `key` for `player`: its requests are handled by
+    /// [`crate::ws::relay`]; its outbox goes to its node.
+    fn relay(
+        self: &Arc<Router>,
+        state: &mut State,
+        ctx: &Ctx,
+        config: &Config,
+        key: RelayKey,
+        player: Player,
+        lang: Lang,
+    ) -> mpsc::UnboundedSender<RelayInput> {
+        let (out_tx, mut out_rx) = mpsc::channel::<Arc<str>>(config.outbox.max(1));
+        let kick = Arc::new(tokio::sync::Notify::new());
+        let conn = Conn {
+            id: crate::table::next_conn_id(),
+            player,
+            tx: out_tx,
+            kick: kick.clone(),
+        };
+        let (tx, rx) = mpsc::unbounded_channel();
+        tokio::spawn(crate::ws::relay(
+            ctx.clone(),
+            config.clone(),
+            conn,
+            lang,
+            rx,
+        ));
+        // The relay's outbox goes to its node in order.
+        let uplink = self.uplink_to(state, &key.node).clone();
+        let router = self.clone();
+        tokio::spawn(async move {
+            loop {
+                tokio::select! {
+                    text = out_rx.recv() => match text {
+                        Some(text) => {
+                            let _ = uplink.send(Item::Text { conn: key.conn, text: text.to_string() });
+                        }
+                        // The relay and its tables let go of it.
+                        None => return,
+                    },
+                    _ = kick.notified() => {
+                        // Cut off by a table (it did not keep up, or the table left
+                        // this node): what is queued goes first, then the kick.
+                        while let Ok(text) = out_rx.try_recv() {
+                            let _ = uplink.send(Item::Text { conn: key.conn, text: text.to_string() });
+                        }
+                        let _ = uplink.send(Item::Kick { conn: key.conn });
+                        router.state().relays.remove(&key);
+                        return;
+                    }
+                }
+            }
+        });
+        tx
+    }
+
+    /// Forgets what this node shares with `node` after messages were lost: its
+    /// connections watching tables there are cut off, and the relays held for that
+    /// node's connections dropped — those connections told to close when `kick` (the
+    /// same run of that node).
+    fn reset(&self, state: &mut State, node: &str, kick: bool) {
+        for local in state.local.values_mut() {
+            let before = local.tables.len();
+            local.tables.retain(|_, n| n != node);
+            if local.tables.len() != before {
+                local.conn.kick.notify_one();
+            }
+        }
+        self.drop_relays(state, node, kick);
+    }
+
+    /// Drops the relays held for `node`'s connections, telling those connections to
+    /// close when `kick`.
+    fn drop_relays(&self, state: &mut State, node: &str, kick: bool) {
+        let keys: Vec<RelayKey> = state
+            .relays
+            .keys()
+            .filter(|k| k.node == node)
+            .cloned()
+            .collect();
+        for key in keys {
+            state.relays.remove(&key);
+            if kick {
+                self.send(state, node, Item::Kick { conn: key.conn });
+            }
+        }
+    }
+
+    /// Cuts off the connections watching a table elsewhere that moved: another node
+    /// (or this one) has it now, or nobody does.
+    async fn look(&self, ctx: &Ctx) {
+        let watched: Vec<(u64, String, String)> = {
+            let state = self.state();
+            state
+                .local
+                .iter()
+                .flat_map(|(id, l)| {
+                    l.tables
+                        .iter()
+                        .map(move |(t, n)| (*id, t.clone(), n.clone()))
+                })
+                .collect()
+        };
+        let mut moved = Vec::new();
+        for (conn, table, node) in watched {
+            let listed = if ctx.lobby.get(&table).is_some() {
+                Some(self.node.clone())
+            } else {
+                ctx.lobby.remote_owner(&table)
+            };
+            match listed {
+                Some(owner) if owner == node => {}
+                Some(_) => moved.push((conn, table)),
+                // Not listed (yet, or any more): the store says.
+                None => match ctx.store.table_owner(&table).await {
+                    Ok(Some(owner)) if owner.node == node => {}
+                    Ok(_) => moved.push((conn, table)),
+                    Err(_) => {}
+                },
+            }
+        }
+        if moved.is_empty() {
+            return;
+        }
+        let mut state = self.state();
+        for (conn, table) in moved {
+            if let Some(local) = state.local.get_mut(&conn)
+                && local.tables.remove(&table).is_some()
+            {
+                tracing::info!(table, conn, "a table watched elsewhere moved: reconnect");
+                local.conn.kick.notify_one();
+            }
+        }
+    }
+
+    /// Drops the relays of nodes whose lease ran out: they died, and their connections
+    /// with them. (This node's connections that watch their tables are cut off once
+    /// the tables move, [`Router::look`]: cut off now, they would come back before
+    /// another node has the tables.)
+    async fn forget_dead(&self, ctx: &Ctx) {
+        let Ok(alive) = ctx.store.live_nodes().await else {
+            return;
+        };
+        let alive: HashSet<String> = alive.into_iter().collect();
+        let mut state = self.state();
+        let mut known: HashSet<String> = state.heard.keys().cloned().collect();
+        known.extend(state.relays.keys().map(|k| k.node.clone()));
+        for local in state.local.values() {
+            known.extend(local.tables.values().cloned());
+        }
+        for node in known {
+            if node != self.node && !alive.contains(&node) {
+                tracing::info!(node, "a node's lease ran out: its relays dropped");
+                self.drop_relays(&mut state, &node, false);
+                state.heard.remove(&node);
+            }
+        }
+    }
+
+    /// How many remote connections this node holds relays for, and how many of its
+    /// connections watch tables elsewhere (for tests and health).
+    pub fn counts(&self) -> (usize, usize) {
+        let state = self.state();
+        (state.relays.len(), state.local.len())
+    }
+}
+
+/// Publishes the items queued for `node`, in order, as numbered packets.
+async fn uplink(
+    bus: Arc<dyn Bus>,
+    node: String,
+    from: String,
+    boot: u64,
+    mut rx: mpsc::UnboundedReceiver<Item>,
+) {
+    let channel = route_channel(&node);
+    let mut seq = 0;
+    let mut items = Vec::with_capacity(BATCH);
+    while let Some(first) = rx.recv().await {
+        items.push(first);
+        while items.len() < BATCH {
+            match rx.try_recv() {
+                Ok(item) => items.push(item),
+                Err(_) => break,
+            }
+        }
+        seq += 1;
+        let packet = Packet {
+            from: from.clone(),
+            boot,
+            seq,
+            items: std::mem::take(&mut items),
+        };
+        let payload = serde_json::to_vec(&packet).expect("packets always serialise");
+        let started = tokio::time::Instant::now();
+        let mut wait = Duration::from_millis(20);
+        loop {
+            match bus.publish(&channel, &payload).await {
+                Ok(()) => break,
+                Err(e) if started.elapsed() < PUBLISH_FOR => {
+                    tracing::warn!(node, "cannot route to a node, trying again: {e}");
+                    tokio::time::sleep(wait).await;
+                    wait = (wait * 2).min(Duration::from_millis(500));
+                }
+                Err(e) => {
+                    // Given up: the receiver finds the number missing and resets.
+                    tracing::error!(node, "routed messages to a node lost: {e}");
+                    break;
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn packets_read_back_as_written() {
+        let packet = Packet {
+            from: "a".into(),
+            boot: 7,
+            seq: 3,
+            items: vec![
+                Item::Request {
+                    conn: 1,
+                    player: 5,
+                    name: "Ann".into(),
+                    bot: false,
+                    lang: "nl".into(),
+                    text: r#"{"type":"act","table":"t","action":"e3"}"#.into(),
+                },
+                Item::Forget { conn: 1 },
+                Item::Text {
+                    conn: 2,
+                    text: "{}".into(),
+                },
+                Item::Kick { conn: 2 },
+            ],
+        };
+        let bytes = serde_json::to_vec(&packet).unwrap();
+        let back: Packet = serde_json::from_slice(&bytes).unwrap();
+        assert_eq!(format!("{back:?}"), format!("{packet:?}"));
+    }
+}
