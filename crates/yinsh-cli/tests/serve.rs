@@ -162,14 +162,38 @@ impl Player {
 
     /// The next message, noting the game it carries.
     async fn next(&mut self) -> Value {
+        self.next_within(Duration::from_secs(20))
+            .await
+            .expect("a message in time, the connection open")
+    }
+
+    /// Sends `msg` and waits up to `wait` for the reply or error with its id; `None`
+    /// when none came in time or the connection closed.
+    async fn try_answer(&mut self, id: u64, mut msg: Value, wait: Duration) -> Option<Value> {
+        msg["id"] = json!(id);
+        let deadline = tokio::time::Instant::now() + wait;
+        let sent = self.ws.send(Message::Text(msg.to_string().into())).await;
+        sent.ok()?;
+        loop {
+            let v = self
+                .next_within(deadline - tokio::time::Instant::now())
+                .await?;
+            if v["id"] == json!(id) {
+                return Some(v);
+            }
+        }
+    }
+
+    /// The next message within `wait`, noting the game it carries; `None` when none
+    /// came in time or the connection closed.
+    async fn next_within(&mut self, wait: Duration) -> Option<Value> {
         // Pings do not count: a message must come within the time.
-        let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+        let deadline = tokio::time::Instant::now() + wait;
         loop {
             let frame = tokio::time::timeout_at(deadline, self.ws.next())
                 .await
-                .expect("a message in time")
-                .expect("the connection is open")
-                .unwrap();
+                .ok()??
+                .ok()?;
             let Message::Text(text) = frame else { continue };
             let v: Value = serde_json::from_str(text.as_str()).unwrap();
             let msg: ServerMessage = serde_json::from_value(v.clone()).unwrap();
@@ -179,7 +203,7 @@ impl Player {
             if v["type"] == "event" {
                 self.events.push(v.clone());
             }
-            return v;
+            return Some(v);
         }
     }
 
@@ -442,7 +466,12 @@ async fn a_server_killed_under_load_keeps_every_acknowledged_action() {
             .await
             .unwrap()
             .expect("the game is stored");
-        let stored: Vec<&str> = stored.actions.iter().map(|a| a.token.as_str()).collect();
+        let stored: Vec<(usize, String)> = stored
+            .actions
+            .iter()
+            .enumerate()
+            .map(|(ply, a)| (ply, a.token.clone()))
+            .collect();
         // Every acknowledged action is there; at most the one in flight at the kill
         // was stored without its acknowledgement arriving.
         assert!(
@@ -1060,4 +1089,218 @@ async fn the_bridge_plays_on_after_the_server_was_killed_under_it() {
         "{said}"
     );
     assert!(said.contains(&format!("game {table}: resign")), "{said}");
+}
+
+/// A cluster started by `scripts/cluster` (three nodes of this binary on PostgreSQL and
+/// Redis, HAProxy in front), stopped when dropped.
+struct Cluster {
+    /// HAProxy's address.
+    site: String,
+    /// The cluster's folder.
+    dir: String,
+}
+
+impl Cluster {
+    /// Starts one; `None` (the test skips) where HAProxy is missing and the test
+    /// command did not ask for it.
+    fn start() -> Option<Cluster> {
+        let has_haproxy = Command::new("sh")
+            .args(["-c", "command -v haproxy"])
+            .output()
+            .is_ok_and(|o| o.status.success());
+        if !has_haproxy || std::env::var("YINSH_TEST_POSTGRES_URL").is_err() {
+            assert!(
+                std::env::var("YINSH_REQUIRE_HAPROXY").is_err(),
+                "YINSH_REQUIRE_HAPROXY is set but HAProxy or the test services are missing"
+            );
+            eprintln!("skipped: no HAProxy, or not run by the test command");
+            return None;
+        }
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+        let out = Command::new(format!("{root}/scripts/cluster"))
+            .arg("start")
+            .env("YINSH_BIN", env!("CARGO_BIN_EXE_yinsh"))
+            .env("YINSH_NODE_ARGS", "--no-bots --analysis-workers 0")
+            .stderr(Stdio::inherit())
+            .output()
+            .expect("scripts/cluster runs");
+        assert!(out.status.success(), "scripts/cluster start failed");
+        let out = String::from_utf8(out.stdout).unwrap();
+        let mut lines = out.lines();
+        let site = lines
+            .next()
+            .unwrap()
+            .trim_start_matches("http://")
+            .to_owned();
+        let dir = lines.next().unwrap().to_owned();
+        Some(Cluster { site, dir })
+    }
+
+    fn file(&self, name: &str) -> String {
+        std::fs::read_to_string(format!("{}/{name}", self.dir))
+            .unwrap()
+            .trim()
+            .to_owned()
+    }
+
+    /// Node `k`'s own address.
+    fn node(&self, k: usize) -> String {
+        self.file("nodes").lines().nth(k - 1).unwrap().to_owned()
+    }
+
+    fn script(&self, args: &[&str]) {
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+        let status = Command::new(format!("{root}/scripts/cluster"))
+            .args(args)
+            .status()
+            .unwrap();
+        assert!(status.success(), "scripts/cluster {args:?}");
+    }
+}
+
+impl Drop for Cluster {
+    fn drop(&mut self) {
+        let dir = self.dir.clone();
+        self.script(&["stop", &dir]);
+    }
+}
+
+/// Comes back through the proxy as the player of `cookie` and opens `table`, again and
+/// again until the table answers with a game of at least `moves` actions: the player
+/// and that game.
+async fn back_at(site: &str, cookie: &str, table: &str, moves: usize) -> (Player, Value) {
+    loop {
+        let Ok(Ok((ws, _))) = tokio::time::timeout(
+            Duration::from_secs(2),
+            tokio_tungstenite::connect_async({
+                let mut request = format!("ws://{site}/ws").into_client_request().unwrap();
+                request
+                    .headers_mut()
+                    .insert("cookie", format!("yinsh_session={cookie}").parse().unwrap());
+                request
+            }),
+        )
+        .await
+        else {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            continue;
+        };
+        let mut player = Player {
+            ws,
+            cookie: cookie.to_owned(),
+            last: None,
+            follower: Follower::default(),
+            events: Vec::new(),
+        };
+        let open = json!({"type": "open", "table": table});
+        let answer = player.try_answer(1, open, Duration::from_secs(2)).await;
+        if answer.is_some_and(|a| a["type"] == "reply")
+            && let Some(game) = player.last.clone()
+            && game["moves"].as_array().is_some_and(|m| m.len() >= moves)
+        {
+            return (player, game);
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// Three nodes behind HAProxy with games on every node; one node is SIGKILLed. Within
+/// 10 s its tables are playable again on the others, every acknowledged action is
+/// there, and the players who come back through the proxy play on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_killed_nodes_games_go_on_at_the_other_nodes() {
+    use yinsh_server::loadtest::{LoadConfig, run};
+
+    let Some(cluster) = Cluster::start() else {
+        return;
+    };
+    let site = cluster.site.clone();
+    // A game at a table of node 1: white there, black through the proxy.
+    let node1 = cluster.node(1);
+    let (table, mut white, mut black) = {
+        let mut white = Player::connect(&node1, None).await;
+        let mut black = Player::connect(&site, None).await;
+        let options = json!({"variant": "standard", "log": true,
+                             "time": {"minutes": 10, "increment": 5}});
+        let created = white
+            .call(1, json!({"type": "create_table", "options": options}))
+            .await;
+        let table = created["table"].as_str().unwrap().to_owned();
+        white.call(2, json!({"type": "open", "table": table})).await;
+        black.call(2, json!({"type": "open", "table": table})).await;
+        white.call(3, chat(&table, "/join white")).await;
+        black.call(3, chat(&table, "/join black")).await;
+        white.call(4, chat(&table, "/start")).await;
+        (table, white, black)
+    };
+    white.until_turn(0).await;
+    white.call(5, act(&table, "e3")).await;
+    black.until_turn(1).await;
+    black.call(5, act(&table, "a5")).await;
+    white.until_turn(2).await;
+    white.call(6, act(&table, "b5")).await;
+    black.until_turn(3).await;
+
+    // Games on every node meanwhile, from the load generator through the proxy.
+    let config = LoadConfig {
+        addr: site.clone(),
+        games: 24,
+        think: Duration::from_millis(50),
+        duration: Duration::from_secs(8),
+        log: true,
+        ..LoadConfig::default()
+    };
+    let load = tokio::spawn(run(config, |_| {}));
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    let killed = std::time::Instant::now();
+    cluster.script(&["kill", &cluster.dir, "1"]);
+
+    // Black comes back through the proxy (its connection may have been on the dead
+    // node, or routed there) and finds the game with every action, then plays on.
+    let (mut black, game) = back_at(&site, &black.cookie.clone(), &table, 3).await;
+    assert_eq!(game["moves"], json!(["e3", "a5", "b5"]));
+    black.call(2, act(&table, "c4")).await;
+    let playable = killed.elapsed();
+    assert!(
+        playable < Duration::from_secs(10),
+        "playable after {playable:?}"
+    );
+    eprintln!("node 1 killed: its game playable again through the proxy after {playable:?}");
+    let (mut white, _) = back_at(&site, &white.cookie.clone(), &table, 4).await;
+    white.until_turn(4).await;
+    white.call(2, act(&table, "d5")).await;
+
+    // Every table node 1 owned has another owner, and every acknowledged action of the
+    // load is stored.
+    let report = load.await.unwrap().expect("the load generator finishes");
+    assert!(report.actions > 50, "{} actions", report.actions);
+    eprintln!(
+        "load: {} actions acknowledged, {} errors (the connections the kill cut)",
+        report.actions, report.errors
+    );
+    let store = yinsh_server::store::open(&cluster.file("database"))
+        .await
+        .unwrap();
+    while !store.tables_of("node1").await.unwrap().is_empty() {
+        assert!(
+            killed.elapsed() < Duration::from_secs(10),
+            "not all taken over"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    for (game, acknowledged) in &report.acknowledged {
+        let stored = store
+            .game(yinsh_server::vocab::GameId(*game))
+            .await
+            .unwrap()
+            .expect("the game is stored");
+        // Every acknowledged action is stored at its ply. (One whose reply was lost
+        // with a connection the kill cut is stored too, unacknowledged, and the game
+        // may have gone on after it.)
+        for (ply, token) in acknowledged {
+            let at = stored.actions.get(*ply).map(|a| a.token.as_str());
+            assert_eq!(at, Some(token.as_str()), "game {game}, ply {ply}");
+        }
+    }
+    drop((white, black));
 }

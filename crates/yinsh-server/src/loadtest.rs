@@ -148,8 +148,10 @@ pub struct LoadReport {
     pub errors: u64,
     /// The first few errors, as text.
     pub error_samples: Vec<String>,
-    /// Every acknowledged action: game id → tokens in the game's order.
-    pub acknowledged: HashMap<i64, Vec<String>>,
+    /// Every acknowledged action: game id → each action's ply and token, in the game's
+    /// order. (A player whose connection was cut loses the replies still on their way,
+    /// so an action can be stored, and the game go on after it, unacknowledged.)
+    pub acknowledged: HashMap<i64, Vec<(usize, String)>>,
     /// The server's peak resident memory, if it reports it.
     pub server_peak_rss: Option<u64>,
     /// The processor seconds the server used from the start of play to the end, if it
@@ -406,7 +408,7 @@ pub async fn run(
         .into_iter()
         .map(|(game, mut actions)| {
             actions.sort_unstable_by_key(|(ply, _)| *ply);
-            (game, actions.into_iter().map(|(_, token)| token).collect())
+            (game, actions)
         })
         .collect(),
         server_peak_rss,

@@ -43,7 +43,12 @@ async fn every_acknowledged_action_is_stored_under_load() {
             .await
             .unwrap()
             .unwrap_or_else(|| panic!("game {game} is not stored"));
-        let stored: Vec<&str> = stored.actions.iter().map(|a| a.token.as_str()).collect();
+        let stored: Vec<(usize, String)> = stored
+            .actions
+            .iter()
+            .enumerate()
+            .map(|(ply, a)| (ply, a.token.clone()))
+            .collect();
         assert_eq!(stored, *tokens, "game {game}");
         checked += tokens.len();
     }

@@ -250,6 +250,12 @@ impl IntoResponse for ApiError {
 }
 
 async fn health(State(app): State<App>) -> Response {
+    // A node that is leaving the cluster takes no more players (a load balancer sends
+    // them to the other nodes).
+    if let Some(node) = app.ctx.node.as_ref().filter(|n| n.halted()) {
+        let message = format!("node {} is leaving the cluster", node.id);
+        return ApiError::new(StatusCode::SERVICE_UNAVAILABLE, message).into_response();
+    }
     match app.ctx.store.ping().await {
         Ok(()) => Json(serde_json::json!({
             "status": "ok",
@@ -257,6 +263,7 @@ async fn health(State(app): State<App>) -> Response {
             "version": env!("CARGO_PKG_VERSION"),
             "memory": memory(),
             "cpu_seconds": cpu_seconds(),
+            "node": app.ctx.node.as_ref().map(|n| n.id.as_str()),
         }))
         .into_response(),
         Err(e) => ApiError::store(&e).into_response(),
