@@ -291,9 +291,12 @@ impl Server {
                 // then its own tables back (from a run before under this id) and those
                 // of dead nodes; then on, every second.
                 let bus = bus.expect("a node has a bus");
-                cluster::lobby::join(bus, node.id.clone(), ctx.lobby.clone()).await?;
+                let (lobby, online) = (ctx.lobby.clone(), ctx.online.clone());
+                let presence = cluster::lobby::join(bus, node.id.clone(), lobby, online).await?;
                 if let Some(router) = &ctx.router {
                     router.start(ctx.clone(), config.clone()).await?;
+                    let reach = cluster::route::Reach::new(presence, router.clone());
+                    ctx.online.join_cluster(Arc::new(reach));
                 }
                 cluster::node::renew(&ctx, &node).await?;
                 let owners = ctx.store.take_over(&node.id, true, u32::MAX).await?;

@@ -34,6 +34,9 @@ const SPECTATOR_GRACE: Duration = Duration::from_secs(1);
 pub struct LoadConfig {
     /// The server, `host:port`.
     pub addr: String,
+    /// The servers whose `/api/health` tell the processor time and memory used (every
+    /// node of a cluster behind a proxy at `addr`); none: `addr` itself.
+    pub servers: Vec<String>,
     /// Games played at once (two player connections each).
     pub games: usize,
     /// Spectator connections per game.
@@ -58,6 +61,7 @@ impl Default for LoadConfig {
     fn default() -> LoadConfig {
         LoadConfig {
             addr: "127.0.0.1:8080".to_owned(),
+            servers: Vec::new(),
             games: 10,
             spectators: 0,
             think: Duration::from_millis(1000),
@@ -152,10 +156,10 @@ pub struct LoadReport {
     /// order. (A player whose connection was cut loses the replies still on their way,
     /// so an action can be stored, and the game go on after it, unacknowledged.)
     pub acknowledged: HashMap<i64, Vec<(usize, String)>>,
-    /// The server's peak resident memory, if it reports it.
+    /// The server's peak resident memory, if it reports it (the servers', added up).
     pub server_peak_rss: Option<u64>,
     /// The processor seconds the server used from the start of play to the end, if it
-    /// reports them.
+    /// reports them (the servers', added up).
     pub server_cpu: Option<f64>,
 }
 
@@ -305,6 +309,19 @@ pub async fn server_cpu_seconds(addr: &str) -> Option<f64> {
     v.get("cpu_seconds")?.as_f64()
 }
 
+/// What `read` gives for each of `servers`, added up; `None` when one does not tell.
+async fn total<'a, T, F>(servers: &'a [String], read: impl Fn(&'a str) -> F) -> Option<T>
+where
+    T: std::iter::Sum<T>,
+    F: std::future::Future<Output = Option<T>>,
+{
+    let mut values = Vec::with_capacity(servers.len());
+    for server in servers {
+        values.push(read(server).await?);
+    }
+    Some(values.into_iter().sum())
+}
+
 /// Runs the load; `progress` is called about once a second.
 pub async fn run(
     config: LoadConfig,
@@ -366,7 +383,12 @@ pub async fn run(
     };
     ready.wait().await;
     let play_start = Instant::now();
-    let cpu_at_start = server_cpu_seconds(&config.addr).await;
+    let servers = if config.servers.is_empty() {
+        std::slice::from_ref(&config.addr)
+    } else {
+        config.servers.as_slice()
+    };
+    let cpu_at_start = total(servers, server_cpu_seconds).await;
     for t in tasks {
         if let Err(e) = t.await {
             shared.error(format!("a simulated connection crashed: {e}"));
@@ -376,8 +398,8 @@ pub async fn run(
     let playing = config.duration.min(play_start.elapsed());
     let take =
         |m: &Mutex<Vec<u64>>| std::mem::take(&mut *m.lock().unwrap_or_else(|e| e.into_inner()));
-    let server_peak_rss = server_peak_rss(&config.addr).await;
-    let server_cpu = match (cpu_at_start, server_cpu_seconds(&config.addr).await) {
+    let server_peak_rss = total(servers, server_peak_rss).await;
+    let server_cpu = match (cpu_at_start, total(servers, server_cpu_seconds).await) {
         (Some(a), Some(b)) => Some(b - a),
         _ => None,
     };

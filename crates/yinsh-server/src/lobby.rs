@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex};
 
 use tokio::sync::broadcast;
 
-use crate::protocol::{ServerMessage, TableSummary};
+use crate::protocol::{SeekView, ServerMessage, TableSummary};
 use crate::table::{TableHandle, to_text};
 use crate::vocab::{PlayerId, TableId};
 
@@ -31,8 +31,12 @@ struct Inner {
     max_tables: usize,
     /// Counts insertions, to list tables oldest first.
     inserted: AtomicU64,
-    /// Where changes to this node's tables go (the cluster's bus), if anywhere.
+    /// Where changes to this node's tables and seeks go (the cluster's bus), if
+    /// anywhere.
     outbox: Mutex<Option<tokio::sync::mpsc::UnboundedSender<Change>>>,
+    /// The seeks standing, oldest first, and the node that holds each (`None`: this
+    /// one).
+    seeks: Mutex<Vec<(Option<String>, SeekView)>>,
 }
 
 struct RemoteEntry {
@@ -48,6 +52,10 @@ pub enum Change {
     Table(Box<TableSummary>),
     /// A table closed.
     Removed(String),
+    /// A seek stands (in a cluster, one node holds the seeks).
+    Seek(Box<SeekView>),
+    /// A seek ended.
+    SeekRemoved(String),
     /// A table of the dead node `node` was let go here (it had no game to restore).
     LetGo {
         /// The node that had it.
@@ -76,6 +84,7 @@ impl Lobby {
                 max_tables,
                 inserted: AtomicU64::new(0),
                 outbox: Mutex::new(None),
+                seeks: Mutex::new(Vec::new()),
             }),
         }
     }
@@ -308,9 +317,103 @@ impl Lobby {
         self.len() == 0
     }
 
-    /// Sends `msg` to everyone watching the lobby (seeks come and go this way).
+    /// Sends `msg` to everyone watching the lobby (seeks come and go this way, and
+    /// are listed; in a cluster, at every node).
     pub fn announce(&self, msg: &ServerMessage) {
+        match msg {
+            ServerMessage::LobbySeek { seek } => {
+                self.seek_stands(None, seek.clone());
+                self.publish(Change::Seek(Box::new(seek.clone())));
+            }
+            ServerMessage::LobbySeekRemoved { seek } => {
+                self.seek_ended(None, seek);
+                self.publish(Change::SeekRemoved(seek.clone()));
+            }
+            _ => {}
+        }
         let _ = self.inner.feed.send(to_text(msg));
+    }
+
+    fn seeks_list(&self) -> std::sync::MutexGuard<'_, Vec<(Option<String>, SeekView)>> {
+        self.inner.seeks.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn seek_stands(&self, node: Option<&str>, seek: SeekView) {
+        let mut seeks = self.seeks_list();
+        seeks.retain(|(_, s)| s.id != seek.id);
+        seeks.push((node.map(str::to_owned), seek));
+    }
+
+    /// Whether the seek was listed (for `node`).
+    fn seek_ended(&self, node: Option<&str>, id: &str) -> bool {
+        let mut seeks = self.seeks_list();
+        let before = seeks.len();
+        seeks.retain(|(n, s)| !(s.id == id && n.as_deref() == node));
+        seeks.len() != before
+    }
+
+    /// The seeks standing, oldest first (in a cluster, every node's).
+    pub fn seeks(&self) -> Vec<SeekView> {
+        self.seeks_list().iter().map(|(_, s)| s.clone()).collect()
+    }
+
+    /// The seeks this node holds.
+    pub fn local_seeks(&self) -> Vec<SeekView> {
+        let seeks = self.seeks_list();
+        seeks
+            .iter()
+            .filter(|(n, _)| n.is_none())
+            .map(|(_, s)| s.clone())
+            .collect()
+    }
+
+    /// A seek node `node` holds stands.
+    pub fn remote_seek(&self, node: &str, seek: SeekView) {
+        self.seek_stands(Some(node), seek.clone());
+        let _ = self
+            .inner
+            .feed
+            .send(to_text(&ServerMessage::LobbySeek { seek }));
+    }
+
+    /// A seek node `node` held ended.
+    pub fn remote_seek_removed(&self, node: &str, id: &str) {
+        if self.seek_ended(Some(node), id) {
+            let msg = ServerMessage::LobbySeekRemoved {
+                seek: id.to_owned(),
+            };
+            let _ = self.inner.feed.send(to_text(&msg));
+        }
+    }
+
+    /// The seeks of node `node` are `seeks` (what it said it holds).
+    pub fn replace_seeks(&self, node: &str, seeks: Vec<SeekView>) {
+        let gone: Vec<String> = self
+            .seeks_list()
+            .iter()
+            .filter(|(n, s)| n.as_deref() == Some(node) && !seeks.iter().any(|k| k.id == s.id))
+            .map(|(_, s)| s.id.clone())
+            .collect();
+        for id in gone {
+            self.remote_seek_removed(node, &id);
+        }
+        for seek in seeks {
+            self.remote_seek(node, seek);
+        }
+    }
+
+    /// Forgets the seeks of the nodes not in `alive` (they died, and their seeks with
+    /// them).
+    pub fn keep_nodes(&self, alive: &std::collections::HashSet<String>) {
+        let gone: Vec<(String, String)> = self
+            .seeks_list()
+            .iter()
+            .filter_map(|(n, s)| n.as_ref().map(|n| (n.clone(), s.id.clone())))
+            .filter(|(n, _)| !alive.contains(n))
+            .collect();
+        for (node, id) in gone {
+            self.remote_seek_removed(&node, &id);
+        }
     }
 
     /// The live feed: `lobby_table`, `lobby_removed`, `lobby_seek` and

@@ -207,13 +207,15 @@ pub async fn serve(
         }
     }
     c.ctx.sessions.remove(&session, c.conn.id);
-    let last = c.ctx.online.remove(c.conn.player.id, c.conn.id);
+    // The player's last connection anywhere (in a cluster, at no other node either).
+    let last = c.ctx.online.remove(c.conn.player.id, c.conn.id)
+        && !c.ctx.online.is_online_elsewhere(c.conn.player.id);
     c.ctx.meet.closed(&c.ctx, &c.conn.player, c.conn.id, last);
     for handle in c.opened.values() {
         handle.forget(c.conn.id);
     }
     if let Some(router) = &c.ctx.router {
-        router.closed(c.conn.id);
+        router.closed(c.conn.id, last);
     }
     drop(c);
     // Let the writer flush what is queued (it ends when the outbox closes), unless
@@ -249,13 +251,27 @@ pub(crate) async fn relay(
         strikes: 0,
         routed: false,
     };
-    while let Some((lang, text)) = rx.recv().await {
-        c.lang = lang;
-        if !c.message(&text).await {
-            c.conn.kick.notify_one();
-            break;
+    use crate::cluster::route::RelayInput;
+    // Dropped without a word (messages lost, or its node died): its player's last
+    // connection unless they are online still.
+    let mut last = None;
+    while let Some(input) = rx.recv().await {
+        match input {
+            RelayInput::Message(lang, text) => {
+                c.lang = lang;
+                if !c.message(&text).await {
+                    c.conn.kick.notify_one();
+                    break;
+                }
+            }
+            RelayInput::Closed { last: l } => {
+                last = Some(l);
+                break;
+            }
         }
     }
+    let last = last.unwrap_or_else(|| !c.ctx.online.is_online(c.conn.player.id));
+    c.ctx.meet.closed(&c.ctx, &c.conn.player, c.conn.id, last);
     for handle in c.opened.values() {
         handle.forget(c.conn.id);
     }
@@ -370,7 +386,7 @@ impl Connection {
     fn send_lobby(&self) {
         self.send(&ServerMessage::Lobby {
             tables: self.ctx.lobby.list(),
-            seeks: self.ctx.meet.seeks(),
+            seeks: self.ctx.lobby.seeks(),
         });
     }
 
@@ -412,7 +428,14 @@ impl Connection {
         if let Some((node, table, closing)) = self.elsewhere(&msg.request).await
             && let Some(router) = &self.ctx.router
         {
-            router.forward(&self.conn, self.lang, &node, &table, closing, text);
+            router.forward(
+                &self.conn,
+                self.lang,
+                &node,
+                table.as_deref(),
+                closing,
+                text,
+            );
             return true;
         }
         let id = msg.id;
@@ -423,9 +446,11 @@ impl Connection {
         true
     }
 
-    /// For a request at a table another node of the cluster owns: that node, the
-    /// table, and whether the request closes it. `None` for everything handled here.
-    async fn elsewhere(&self, request: &Request) -> Option<(String, String, bool)> {
+    /// For a request that another node of the cluster handles: that node, the table
+    /// (which it owns) and whether the request closes it, or no table for seeks and
+    /// challenges (which one node holds for the cluster). `None` for everything
+    /// handled here.
+    async fn elsewhere(&self, request: &Request) -> Option<(String, Option<String>, bool)> {
         if !self.routed {
             return None;
         }
@@ -436,6 +461,16 @@ impl Connection {
             | Request::Command { table, .. }
             | Request::Act { table, .. } => (table, false),
             Request::Close { table } => (table, true),
+            Request::Seek { .. }
+            | Request::CancelSeek
+            | Request::AcceptSeek { .. }
+            | Request::Challenge { .. }
+            | Request::AcceptChallenge { .. }
+            | Request::DeclineChallenge { .. }
+            | Request::CancelChallenge { .. } => {
+                let node = router.meeting_node();
+                return (node != router.node()).then_some((node, None, false));
+            }
             _ => return None,
         };
         if self.opened.contains_key(table) || self.ctx.lobby.get(table).is_some() {
@@ -446,7 +481,7 @@ impl Connection {
             // Not listed here (yet): the store knows every table's owner.
             None => self.ctx.store.table_owner(table).await.ok()??.node,
         };
-        (node != router.node()).then(|| (node, table.clone(), closing))
+        (node != router.node()).then(|| (node, Some(table.clone()), closing))
     }
 
     async fn request(

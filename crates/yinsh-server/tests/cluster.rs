@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use yinsh_server::Config;
 use yinsh_server::cluster::bus::{Bus, Delivery, LocalBus, RedisBus, Subscription};
-use yinsh_server::protocol::{Request, TableOptions, TimeSetting};
+use yinsh_server::protocol::{Request, ServerMessage, TableOptions, TimeSetting};
 
 use crate::common::{Client, TestServer, fast_config, postgres_database, seated_pair};
 
@@ -375,4 +375,114 @@ async fn a_table_of_another_node_is_played_from_any_node() {
         .chat(&table, "/resign")
         .await
         .expect("black plays on at node b");
+}
+
+/// Waits (up to 10 s) until `server` counts `n` players online.
+async fn online_soon(server: &TestServer, n: u64) {
+    let waited = std::time::Instant::now();
+    loop {
+        let (_, body) = server.get("/api/stats").await;
+        let stats: serde_json::Value = serde_json::from_str(&body).unwrap();
+        if stats["players_online"] == n {
+            return;
+        }
+        assert!(waited.elapsed() < Duration::from_secs(10), "{stats}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// The table of the `paired` message `client` gets.
+async fn paired(client: &mut Client) -> String {
+    client
+        .until(|m| match m {
+            ServerMessage::Paired { table, .. } => Some(table.clone()),
+            _ => None,
+        })
+        .await
+}
+
+/// Players connected to different nodes meet as on one server: every node counts and
+/// names everyone online, seeks made at any node pair with each other and are listed
+/// at every node, and a challenge by name reaches its player at another node, who
+/// accepts it there; the paired players play at the new table from their own nodes.
+#[tokio::test]
+async fn players_at_different_nodes_meet() {
+    let Some(url) = postgres_database("meeting").await else {
+        return;
+    };
+    let local: Arc<dyn Bus> = Arc::new(LocalBus::new());
+    let a = TestServer::on(&url, node("ma", &local).await).await;
+    let b = TestServer::on(&url, node("mb", &local).await).await;
+    let mut ann = a.client().await;
+    let mut bob = b.client().await;
+    let mut cas = b.client().await;
+    for server in [&a, &b] {
+        online_soon(server, 3).await;
+    }
+    let options = TableOptions {
+        time: Some(TimeSetting {
+            minutes: 5,
+            increment: 3,
+        }),
+        ..TableOptions::default()
+    };
+
+    // Bob seeks at node b; the seek is listed at both nodes.
+    let seek = Request::Seek {
+        options: options.clone(),
+        bots: false,
+    };
+    bob.call(seek.clone()).await.expect("bob seeks at node b");
+    for client in [&mut cas, &mut ann] {
+        // In the list, or announced after it.
+        client.send(Request::Lobby).await;
+        client
+            .until(|m| match m {
+                ServerMessage::Lobby { seeks, .. } if !seeks.is_empty() => Some(()),
+                ServerMessage::LobbySeek { .. } => Some(()),
+                _ => None,
+            })
+            .await;
+    }
+    // Ann's seek at node a pairs them.
+    ann.call(seek).await.expect("ann seeks at node a");
+    let table = paired(&mut ann).await;
+    assert_eq!(paired(&mut bob).await, table, "bob hears of it at node b");
+    ann.open(&table).await;
+    let view = bob.open(&table).await;
+    let white = view.seats.white.as_ref().unwrap().name.clone();
+    let (first, second) = if white == ann.player.name {
+        (&mut ann, &mut bob)
+    } else {
+        (&mut bob, &mut ann)
+    };
+    first.my_turn(0).await;
+    first.act(&table, "e3").await.expect("the first move");
+    second.my_turn(1).await;
+    second.act(&table, "a5").await.expect("the second move");
+
+    // Ann at node a challenges Cas at node b by name; Cas accepts there.
+    let challenge = Request::Challenge {
+        to: Some(cas.player.name.clone()),
+        options: options.clone(),
+        color: None,
+    };
+    ann.call(challenge).await.expect("cas is online, at node b");
+    let id = cas
+        .until(|m| match m {
+            ServerMessage::Challenge { challenge } => Some(challenge.id.clone()),
+            _ => None,
+        })
+        .await;
+    // (The pairing comes before the reply.)
+    cas.send(Request::AcceptChallenge { challenge: id }).await;
+    let table = paired(&mut cas).await;
+    assert_eq!(paired(&mut ann).await, table);
+    cas.open(&table).await;
+
+    // Bob leaves: both nodes count two players.
+    drop(bob);
+    for server in [&a, &b] {
+        online_soon(server, 2).await;
+    }
 }

@@ -13,6 +13,11 @@ pub struct LoadtestArgs {
     /// The server's address (host:port), on loopback.
     #[arg(long, default_value = "127.0.0.1:8080")]
     addr: String,
+    /// A server whose `/api/health` tells the processor time and memory used
+    /// (repeatable: every node of a cluster behind the proxy at --addr; the figures
+    /// are added up). Default: --addr.
+    #[arg(long = "server", value_name = "HOST:PORT")]
+    servers: Vec<String>,
     /// Games played at once (two player connections each).
     #[arg(long, default_value_t = 10)]
     games: usize,
@@ -47,6 +52,7 @@ pub fn run(args: &LoadtestArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     anyhow::ensure!(args.duration > 0, "--duration must be at least 1 second");
     let config = LoadConfig {
         addr: args.addr.clone(),
+        servers: args.servers.clone(),
         games: args.games,
         spectators: args.spectators,
         think: Duration::from_millis(args.think_ms),

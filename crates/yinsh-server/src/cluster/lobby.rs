@@ -13,7 +13,9 @@ use tokio::sync::mpsc;
 
 use super::bus::{Bus, BusError, Delivery};
 use crate::lobby::{Change, Lobby};
-use crate::protocol::TableSummary;
+use crate::online::{Online, Presence};
+use crate::protocol::{SeekView, TableSummary};
+use crate::store::Player;
 
 /// The channel every node hears.
 pub const LOBBY: &str = "yinsh:lobby";
@@ -32,12 +34,41 @@ pub enum Note {
         /// Its id.
         node: String,
     },
-    /// Every table of a node (the answer to a hello).
+    /// Every table of a node, and everyone connected to it (the answer to a hello).
     Tables {
         /// The node.
         node: String,
         /// Its tables.
         tables: Vec<TableSummary>,
+        /// The players with a connection there.
+        #[serde(default)]
+        players: Vec<Player>,
+        /// The seeks it holds.
+        #[serde(default)]
+        seeks: Vec<SeekView>,
+    },
+    /// A seek stands at a node (the one that holds the cluster's seeks).
+    Seek {
+        /// The node.
+        node: String,
+        /// The seek.
+        seek: Box<SeekView>,
+    },
+    /// A seek ended.
+    SeekRemoved {
+        /// The node that held it.
+        node: String,
+        /// The seek.
+        seek: String,
+    },
+    /// A player came to a node (their first connection there), or left it (their last).
+    Presence {
+        /// The node.
+        node: String,
+        /// The player.
+        player: Player,
+        /// Came (`true`) or went.
+        here: bool,
     },
     /// A table of a node opened or changed.
     Table {
@@ -60,28 +91,72 @@ async fn say(bus: &dyn Bus, channel: &str, note: &Note) -> Result<(), BusError> 
     bus.publish(channel, &payload).await
 }
 
+/// What a node tells the others of its own.
+enum Own {
+    Table(Change),
+    Presence(Presence),
+}
+
 /// Joins the lobby of the cluster on `bus` as node `node`: from now on `lobby` lists
-/// the other nodes' tables and the others hear of this node's.
-pub async fn join(bus: Arc<dyn Bus>, node: String, lobby: Lobby) -> Result<(), BusError> {
+/// the other nodes' tables and the others hear of this node's; `online` knows who is
+/// online at the other nodes, and they who is here. (Messages for players at other
+/// nodes go through `online`'s [`crate::online::Elsewhere`], set apart.)
+pub async fn join(
+    bus: Arc<dyn Bus>,
+    node: String,
+    lobby: Lobby,
+    online: Online,
+) -> Result<mpsc::UnboundedSender<Presence>, BusError> {
     let mut sub = bus
         .subscribe(&[LOBBY.to_owned(), node_channel(&node)])
         .await?;
     let (tx, mut changes) = mpsc::unbounded_channel();
+    let (presence_tx, mut presence) = mpsc::unbounded_channel();
     lobby.set_outbox(tx);
     // This node's changes, in order, to everyone.
     let (out_bus, out_node) = (bus.clone(), node.clone());
     tokio::spawn(async move {
-        while let Some(change) = changes.recv().await {
-            let note = match change {
-                Change::Table(table) => Note::Table {
+        loop {
+            // Tables and players, each in the order they changed.
+            let own = tokio::select! {
+                Some(change) = changes.recv() => Own::Table(change),
+                Some(change) = presence.recv() => Own::Presence(change),
+                else => break,
+            };
+            let note = match own {
+                Own::Presence(Presence::Came(player)) => Note::Presence {
                     node: out_node.clone(),
-                    table,
+                    player,
+                    here: true,
                 },
-                Change::Removed(table) => Note::Removed {
+                Own::Presence(Presence::Went(id)) => Note::Presence {
                     node: out_node.clone(),
-                    table,
+                    player: Player {
+                        id,
+                        name: String::new(),
+                        bot: false,
+                    },
+                    here: false,
                 },
-                Change::LetGo { node, table } => Note::Removed { node, table },
+                Own::Table(change) => match change {
+                    Change::Table(table) => Note::Table {
+                        node: out_node.clone(),
+                        table,
+                    },
+                    Change::Removed(table) => Note::Removed {
+                        node: out_node.clone(),
+                        table,
+                    },
+                    Change::LetGo { node, table } => Note::Removed { node, table },
+                    Change::Seek(seek) => Note::Seek {
+                        node: out_node.clone(),
+                        seek,
+                    },
+                    Change::SeekRemoved(seek) => Note::SeekRemoved {
+                        node: out_node.clone(),
+                        seek,
+                    },
+                },
             };
             if let Err(e) = say(out_bus.as_ref(), LOBBY, &note).await {
                 tracing::warn!("cannot announce a table change: {e}");
@@ -114,13 +189,38 @@ pub async fn join(bus: Arc<dyn Bus>, node: String, lobby: Lobby) -> Result<(), B
                     let tables = Note::Tables {
                         node: node.clone(),
                         tables: lobby.local_list(),
+                        players: online.here(),
+                        seeks: lobby.local_seeks(),
                     };
                     if let Err(e) = say(bus.as_ref(), &node_channel(&from), &tables).await {
                         tracing::warn!("cannot answer a node's hello: {e}");
                     }
                 }
-                Note::Tables { node: from, tables } if from != node => {
-                    lobby.replace_node(&from, tables)
+                Note::Tables {
+                    node: from,
+                    tables,
+                    players,
+                    seeks,
+                } if from != node => {
+                    lobby.replace_node(&from, tables);
+                    online.replace_node(&from, players);
+                    lobby.replace_seeks(&from, seeks);
+                }
+                Note::Seek { node: from, seek } if from != node => lobby.remote_seek(&from, *seek),
+                Note::SeekRemoved { node: from, seek } if from != node => {
+                    lobby.remote_seek_removed(&from, &seek)
+                }
+                Note::Presence {
+                    node: from,
+                    player,
+                    here,
+                } if from != node => {
+                    let change = if here {
+                        Presence::Came(player)
+                    } else {
+                        Presence::Went(player.id)
+                    };
+                    online.at_node(&from, change);
                 }
                 Note::Table { node: from, table } if from != node => {
                     lobby.insert_remote(&from, *table)
@@ -133,5 +233,5 @@ pub async fn join(bus: Arc<dyn Bus>, node: String, lobby: Lobby) -> Result<(), B
             }
         }
     });
-    Ok(())
+    Ok(presence_tx)
 }

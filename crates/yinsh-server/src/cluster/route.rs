@@ -32,6 +32,7 @@ use tokio::sync::mpsc;
 
 use super::bus::{Bus, Delivery};
 use crate::i18n::Lang;
+use crate::online::{Elsewhere, Presence};
 use crate::store::Player;
 use crate::table::Conn;
 use crate::vocab::PlayerId;
@@ -76,12 +77,19 @@ enum Item {
         lang: String,
         text: String,
     },
-    /// To a table's owner: connection `conn` of the sender closed.
-    Forget { conn: u64 },
+    /// To a table's owner: connection `conn` of the sender closed (`last`: its
+    /// player's last connection anywhere).
+    Forget {
+        conn: u64,
+        #[serde(default)]
+        last: bool,
+    },
     /// To a connection's node: a message for connection `conn`.
     Text { conn: u64, text: String },
     /// To a connection's node: connection `conn` must close (its relay was cut off).
     Kick { conn: u64 },
+    /// To a node where `player` is online: a message for their connections there.
+    ToPlayer { player: i64, text: String },
 }
 
 /// A relay: one remote connection, as its owner node holds it.
@@ -92,8 +100,13 @@ struct RelayKey {
     conn: u64,
 }
 
-/// A message for a relay: the client message, in the language it was sent in.
-pub(crate) type RelayInput = (Lang, String);
+/// What a relay is given.
+pub(crate) enum RelayInput {
+    /// A client message, in the language it was sent in.
+    Message(Lang, String),
+    /// The connection closed; `last` when it was its player's last anywhere.
+    Closed { last: bool },
+}
 
 /// A connection of this node that watches tables of other nodes.
 struct Local {
@@ -119,6 +132,8 @@ pub struct Router {
     boot: u64,
     bus: Arc<dyn Bus>,
     state: Mutex<State>,
+    /// The nodes alive when last looked at, sorted.
+    alive: Mutex<Vec<String>>,
 }
 
 impl std::fmt::Debug for Router {
@@ -138,7 +153,23 @@ impl Router {
             boot,
             bus,
             state: Mutex::new(State::default()),
+            alive: Mutex::new(Vec::new()),
         })
+    }
+
+    /// The node that holds the cluster's seeks and challenges: the first alive, by id
+    /// (this one while it knows of no other).
+    pub fn meeting_node(&self) -> String {
+        let alive = self.alive.lock().unwrap_or_else(|e| e.into_inner());
+        match alive.first() {
+            Some(first) if *first < self.node => first.clone(),
+            _ => self.node.clone(),
+        }
+    }
+
+    fn set_alive(&self, mut nodes: Vec<String>) {
+        nodes.sort();
+        *self.alive.lock().unwrap_or_else(|e| e.into_inner()) = nodes;
     }
 
     /// This node's id.
@@ -152,6 +183,7 @@ impl Router {
 
     /// Starts hearing the other nodes and looking after the connections and relays.
     pub async fn start(self: &Arc<Router>, ctx: Ctx, config: Config) -> anyhow::Result<()> {
+        self.set_alive(ctx.store.live_nodes().await?);
         let mut sub = self.bus.subscribe(&[route_channel(&self.node)]).await?;
         let router = self.clone();
         let (hear_ctx, hear_config) = (ctx.clone(), config);
@@ -192,14 +224,15 @@ impl Router {
         Ok(())
     }
 
-    /// Sends `text`, a client message of `conn` for `table`, to the table's owner
-    /// `node`; `closing` when it closes the table.
+    /// Sends `text`, a client message of `conn`, to `node`: the owner of the table it
+    /// is for (`closing` when it closes the table), or the node of seeks and
+    /// challenges (no table).
     pub fn forward(
         &self,
         conn: &Conn,
         lang: Lang,
         node: &str,
-        table: &str,
+        table: Option<&str>,
         closing: bool,
         text: &str,
     ) {
@@ -209,10 +242,14 @@ impl Router {
             tables: HashMap::new(),
             nodes: HashSet::new(),
         });
-        if closing {
-            local.tables.remove(table);
-        } else {
-            local.tables.insert(table.to_owned(), node.to_owned());
+        match table {
+            Some(table) if closing => {
+                local.tables.remove(table);
+            }
+            Some(table) => {
+                local.tables.insert(table.to_owned(), node.to_owned());
+            }
+            None => {}
         }
         local.nodes.insert(node.to_owned());
         let item = Item::Request {
@@ -226,12 +263,13 @@ impl Router {
         self.send(&mut state, node, item);
     }
 
-    /// Connection `conn` of this node closed: the nodes it forwarded to drop its relays.
-    pub fn closed(&self, conn: u64) {
+    /// Connection `conn` of this node closed (`last`: its player's last anywhere): the
+    /// nodes it forwarded to drop its relays.
+    pub fn closed(&self, conn: u64, last: bool) {
         let mut state = self.state();
         if let Some(local) = state.local.remove(&conn) {
             for node in local.nodes {
-                self.send(&mut state, &node, Item::Forget { conn });
+                self.send(&mut state, &node, Item::Forget { conn, last });
             }
         }
     }
@@ -307,16 +345,19 @@ impl Router {
                         state.relays.insert(key.clone(), relay);
                     }
                     if let Some(relay) = state.relays.get(&key) {
-                        let _ = relay.send((lang, text));
+                        let _ = relay.send(RelayInput::Message(lang, text));
                     }
                 }
-                Item::Forget { conn } => {
-                    // Its queued requests are still handled; then it lets its tables go.
-                    state.relays.remove(&RelayKey {
+                Item::Forget { conn, last } => {
+                    // Its queued requests are still handled; then it lets go.
+                    let key = RelayKey {
                         node: from.clone(),
                         boot,
                         conn,
-                    });
+                    };
+                    if let Some(relay) = state.relays.remove(&key) {
+                        let _ = relay.send(RelayInput::Closed { last });
+                    }
                 }
                 Item::Text { conn, text } => {
                     if let Some(local) = state.local.get(&conn) {
@@ -328,6 +369,9 @@ impl Router {
                     if let Some(local) = state.local.get(&conn) {
                         local.conn.kick.notify_one();
                     }
+                }
+                Item::ToPlayer { player, text } => {
+                    ctx.online.send_here(PlayerId(player), text.into());
                 }
             }
         }
@@ -476,7 +520,10 @@ impl Router {
         let Ok(alive) = ctx.store.live_nodes().await else {
             return;
         };
+        self.set_alive(alive.clone());
         let alive: HashSet<String> = alive.into_iter().collect();
+        ctx.lobby.keep_nodes(&alive);
+        ctx.online.keep_nodes(&alive);
         let mut state = self.state();
         let mut known: HashSet<String> = state.heard.keys().cloned().collect();
         known.extend(state.relays.keys().map(|k| k.node.clone()));
@@ -497,6 +544,35 @@ impl Router {
     pub fn counts(&self) -> (usize, usize) {
         let state = self.state();
         (state.relays.len(), state.local.len())
+    }
+}
+
+/// Who is online reaching the other nodes: presence on the lobby's channel
+/// ([`crate::cluster::lobby::join`]), messages for players through the router.
+pub struct Reach {
+    presence: mpsc::UnboundedSender<Presence>,
+    router: Arc<Router>,
+}
+
+impl Reach {
+    /// Presence changes go to `presence`, messages through `router`.
+    pub fn new(presence: mpsc::UnboundedSender<Presence>, router: Arc<Router>) -> Reach {
+        Reach { presence, router }
+    }
+}
+
+impl Elsewhere for Reach {
+    fn presence(&self, change: Presence) {
+        let _ = self.presence.send(change);
+    }
+
+    fn send(&self, node: &str, player: PlayerId, text: Arc<str>) {
+        let item = Item::ToPlayer {
+            player: player.0,
+            text: text.to_string(),
+        };
+        let mut state = self.router.state();
+        self.router.send(&mut state, node, item);
     }
 }
 
@@ -566,12 +642,19 @@ mod tests {
                     lang: "nl".into(),
                     text: r#"{"type":"act","table":"t","action":"e3"}"#.into(),
                 },
-                Item::Forget { conn: 1 },
+                Item::Forget {
+                    conn: 1,
+                    last: true,
+                },
                 Item::Text {
                     conn: 2,
                     text: "{}".into(),
                 },
                 Item::Kick { conn: 2 },
+                Item::ToPlayer {
+                    player: 5,
+                    text: "{}".into(),
+                },
             ],
         };
         let bytes = serde_json::to_vec(&packet).unwrap();

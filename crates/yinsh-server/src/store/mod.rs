@@ -199,7 +199,7 @@ pub type StoreResult<T> = Result<T, StoreError>;
 pub type StoreFuture<'a, T> = Pin<Box<dyn Future<Output = StoreResult<T>> + Send + 'a>>;
 
 /// A person known to the server (a guest, for now).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Player {
     /// The id.
     pub id: PlayerId,
