@@ -5,7 +5,7 @@
 //! (`open`, `close`, `chat`, `command`, `act`) to that node, the table's owner, as the
 //! client wrote them. The owner keeps a *relay* for each remote connection: a
 //! connection of its own, with the remote player, whose requests it handles as a local
-//! connection's ([`crate::ws::relay`]) and whose outbox — the tables' events and the
+//! connection's (`ws::relay`) and whose outbox — the tables' events and the
 //! replies, in the order the tables and the requests made them — goes back to the
 //! connection's node, which hands it to the connection. So a reply never overtakes the
 //! events before it, and events reach every watcher on every node in order.
@@ -378,7 +378,7 @@ impl Router {
     }
 
     /// Starts the relay `key` for `player`: its requests are handled by
-    /// [`crate::ws::relay`]; its outbox goes to its node.
+    /// `ws::relay`; its outbox goes to its node.
     fn relay(
         self: &Arc<Router>,
         state: &mut State,
