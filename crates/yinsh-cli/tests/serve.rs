@@ -257,8 +257,18 @@ async fn started_by(
     options: Value,
     cookies: [Option<&str>; 2],
 ) -> (String, Player, Player) {
-    let mut white = Player::connect(addr, cookies[0]).await;
-    let mut black = Player::connect(addr, cookies[1]).await;
+    started_at([addr, addr], options, cookies).await
+}
+
+/// As [`started_by`], white connected to `addrs[0]` (where the table is made) and black
+/// to `addrs[1]`.
+async fn started_at(
+    addrs: [&str; 2],
+    options: Value,
+    cookies: [Option<&str>; 2],
+) -> (String, Player, Player) {
+    let mut white = Player::connect(addrs[0], cookies[0]).await;
+    let mut black = Player::connect(addrs[1], cookies[1]).await;
     let created = white
         .call(1, json!({"type": "create_table", "options": options}))
         .await;
@@ -1217,22 +1227,9 @@ async fn a_killed_nodes_games_go_on_at_the_other_nodes() {
     let site = cluster.site.clone();
     // A game at a table of node 1: white there, black through the proxy.
     let node1 = cluster.node(1);
-    let (table, mut white, mut black) = {
-        let mut white = Player::connect(&node1, None).await;
-        let mut black = Player::connect(&site, None).await;
-        let options = json!({"variant": "standard", "log": true,
-                             "time": {"minutes": 10, "increment": 5}});
-        let created = white
-            .call(1, json!({"type": "create_table", "options": options}))
-            .await;
-        let table = created["table"].as_str().unwrap().to_owned();
-        white.call(2, json!({"type": "open", "table": table})).await;
-        black.call(2, json!({"type": "open", "table": table})).await;
-        white.call(3, chat(&table, "/join white")).await;
-        black.call(3, chat(&table, "/join black")).await;
-        white.call(4, chat(&table, "/start")).await;
-        (table, white, black)
-    };
+    let options = json!({"variant": "standard", "log": true,
+                         "time": {"minutes": 10, "increment": 5}});
+    let (table, mut white, mut black) = started_at([&node1, &site], options, [None, None]).await;
     white.until_turn(0).await;
     white.call(5, act(&table, "e3")).await;
     black.until_turn(1).await;

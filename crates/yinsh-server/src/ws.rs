@@ -121,26 +121,13 @@ pub async fn serve(
         }
         let _ = sink.close().await;
     });
-    let mut c = Connection {
-        limit: RateLimit::new(config.rate_per_sec, config.rate_burst),
-        ctx,
-        config,
-        conn: Conn {
-            id: table::next_conn_id(),
-            player: player.clone(),
-            tx,
-            kick: kick.clone(),
-        },
-        lang,
-        opened: HashMap::new(),
-        lobby: None,
-        analysis: None,
-        watched: std::collections::HashSet::new(),
-        live: None,
-        lobby_sent: None,
-        strikes: 0,
-        routed: true,
+    let conn = Conn {
+        id: table::next_conn_id(),
+        player: player.clone(),
+        tx,
+        kick: kick.clone(),
     };
+    let mut c = Connection::new(ctx, config, conn, lang, true);
     c.ctx.sessions.add(&session, c.conn.id, kick.clone());
     c.ctx.online.add(&c.conn);
     c.send(&ServerMessage::Welcome {
@@ -236,22 +223,8 @@ pub(crate) async fn relay(
     lang: Lang,
     mut rx: mpsc::UnboundedReceiver<crate::cluster::route::RelayInput>,
 ) {
-    let mut c = Connection {
-        limit: RateLimit::new(config.rate_per_sec, config.rate_burst),
-        ctx,
-        config,
-        conn,
-        lang,
-        opened: HashMap::new(),
-        lobby: None,
-        analysis: None,
-        watched: std::collections::HashSet::new(),
-        live: None,
-        lobby_sent: None,
-        strikes: 0,
-        routed: false,
-    };
     use crate::cluster::route::RelayInput;
+    let mut c = Connection::new(ctx, config, conn, lang, false);
     // Dropped without a word (messages lost, or its node died): its player's last
     // connection unless they are online still.
     let mut last = None;
@@ -361,6 +334,26 @@ fn untagged(message: &serde_json::Value) -> Option<String> {
 }
 
 impl Connection {
+    /// A connection of `conn` speaking `lang`; `routed` when its requests for other
+    /// nodes' tables go there.
+    fn new(ctx: Ctx, config: Config, conn: Conn, lang: Lang, routed: bool) -> Connection {
+        Connection {
+            limit: RateLimit::new(config.rate_per_sec, config.rate_burst),
+            ctx,
+            config,
+            conn,
+            lang,
+            opened: HashMap::new(),
+            lobby: None,
+            analysis: None,
+            watched: std::collections::HashSet::new(),
+            live: None,
+            lobby_sent: None,
+            strikes: 0,
+            routed,
+        }
+    }
+
     fn send(&self, msg: &ServerMessage) {
         self.conn.send(to_text(msg));
     }

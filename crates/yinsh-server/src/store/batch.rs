@@ -204,6 +204,20 @@ fn fenced_statement(rows: usize, lock: &str) -> String {
     sql
 }
 
+type Query<'q> = sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments<'q>>;
+
+/// `query` with the six columns of `insert`'s action bound next.
+fn bind_action<'q>(query: Query<'q>, insert: &'q Insert) -> Query<'q> {
+    let a = &insert.action;
+    query
+        .bind(insert.game)
+        .bind(i64::from(insert.ply))
+        .bind(a.token.as_str())
+        .bind(a.white_ms.map(|v| v as i64))
+        .bind(a.black_ms.map(|v| v as i64))
+        .bind(a.at)
+}
+
 /// Inserts every action of `batch` in one statement (one implicit transaction: all
 /// or none), but those whose fence does not hold: their places in `batch`.
 async fn insert_all(target: &Target, batch: &[Insert]) -> Result<HashSet<usize>, StoreError> {
@@ -211,14 +225,7 @@ async fn insert_all(target: &Target, batch: &[Insert]) -> Result<HashSet<usize>,
         let sql = statement(batch.len());
         let mut query = sqlx::query(&sql);
         for insert in batch {
-            let a = &insert.action;
-            query = query
-                .bind(insert.game)
-                .bind(i64::from(insert.ply))
-                .bind(a.token.as_str())
-                .bind(a.white_ms.map(|v| v as i64))
-                .bind(a.black_ms.map(|v| v as i64))
-                .bind(a.at);
+            query = bind_action(query, insert);
         }
         query.execute(&target.pool).await?;
         return Ok(HashSet::new());
@@ -226,15 +233,8 @@ async fn insert_all(target: &Target, batch: &[Insert]) -> Result<HashSet<usize>,
     let sql = fenced_statement(batch.len(), target.lock);
     let mut query = sqlx::query(&sql);
     for insert in batch {
-        let a = &insert.action;
         let fence = insert.fence.as_deref();
-        query = query
-            .bind(insert.game)
-            .bind(i64::from(insert.ply))
-            .bind(a.token.as_str())
-            .bind(a.white_ms.map(|v| v as i64))
-            .bind(a.black_ms.map(|v| v as i64))
-            .bind(a.at)
+        query = bind_action(query, insert)
             .bind(fence.map(|f| f.table.as_str()))
             .bind(fence.map(|f| f.node.as_str()))
             .bind(fence.map(|f| f.incarnation));
