@@ -292,7 +292,9 @@ impl Server {
                 // of dead nodes; then on, every second.
                 let bus = bus.expect("a node has a bus");
                 let (lobby, online) = (ctx.lobby.clone(), ctx.online.clone());
-                let presence = cluster::lobby::join(bus, node.id.clone(), lobby, online).await?;
+                let (id, router) = (node.id.clone(), ctx.router.clone());
+                let presence =
+                    cluster::lobby::join(bus, id, ctx.epoch, lobby, online, router).await?;
                 if let Some(router) = &ctx.router {
                     router.start(ctx.clone(), config.clone()).await?;
                     let reach = cluster::route::Reach::new(presence, router.clone());

@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 use tokio::sync::mpsc;
 
 use super::bus::{Bus, BusError, Delivery};
+use super::route::Router;
 use crate::lobby::{Change, Lobby};
 use crate::online::{Online, Presence};
 use crate::protocol::{SeekView, TableSummary};
@@ -33,6 +34,9 @@ pub enum Note {
     Hello {
         /// Its id.
         node: String,
+        /// Its run (a node restarted under its id has another).
+        #[serde(default)]
+        boot: u64,
     },
     /// Every table of a node, and everyone connected to it (the answer to a hello).
     Tables {
@@ -46,6 +50,9 @@ pub enum Note {
         /// The seeks it holds.
         #[serde(default)]
         seeks: Vec<SeekView>,
+        /// Its run.
+        #[serde(default)]
+        boot: u64,
     },
     /// A seek stands at a node (the one that holds the cluster's seeks).
     Seek {
@@ -104,8 +111,10 @@ enum Own {
 pub async fn join(
     bus: Arc<dyn Bus>,
     node: String,
+    boot: u64,
     lobby: Lobby,
     online: Online,
+    router: Option<Arc<Router>>,
 ) -> Result<mpsc::UnboundedSender<Presence>, BusError> {
     let mut sub = bus
         .subscribe(&[LOBBY.to_owned(), node_channel(&node)])
@@ -163,14 +172,21 @@ pub async fn join(
             }
         }
     });
-    say(bus.as_ref(), LOBBY, &Note::Hello { node: node.clone() }).await?;
+    let hello = Note::Hello {
+        node: node.clone(),
+        boot,
+    };
+    say(bus.as_ref(), LOBBY, &hello).await?;
     tokio::spawn(async move {
         while let Some(delivery) = sub.next().await {
             let payload = match delivery {
                 Delivery::Message { payload, .. } => payload,
                 Delivery::Gap => {
                     // Missed something: everyone tells us all again.
-                    let hello = Note::Hello { node: node.clone() };
+                    let hello = Note::Hello {
+                        node: node.clone(),
+                        boot,
+                    };
                     if let Err(e) = say(bus.as_ref(), LOBBY, &hello).await {
                         tracing::warn!("cannot ask the other nodes for their tables: {e}");
                     }
@@ -185,12 +201,19 @@ pub async fn join(
                 }
             };
             match note {
-                Note::Hello { node: from } if from != node => {
+                Note::Hello {
+                    node: from,
+                    boot: theirs,
+                } if from != node => {
+                    if let Some(router) = &router {
+                        router.booted(&from, theirs);
+                    }
                     let tables = Note::Tables {
                         node: node.clone(),
                         tables: lobby.local_list(),
                         players: online.here(),
                         seeks: lobby.local_seeks(),
+                        boot,
                     };
                     if let Err(e) = say(bus.as_ref(), &node_channel(&from), &tables).await {
                         tracing::warn!("cannot answer a node's hello: {e}");
@@ -201,7 +224,11 @@ pub async fn join(
                     tables,
                     players,
                     seeks,
+                    boot: theirs,
                 } if from != node => {
+                    if let Some(router) = &router {
+                        router.booted(&from, theirs);
+                    }
                     lobby.replace_node(&from, tables);
                     online.replace_node(&from, players);
                     lobby.replace_seeks(&from, seeks);

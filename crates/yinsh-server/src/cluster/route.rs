@@ -124,6 +124,8 @@ struct State {
     uplinks: HashMap<String, mpsc::UnboundedSender<Item>>,
     /// Each sender's run and the last packet number heard from it.
     heard: HashMap<String, (u64, u64)>,
+    /// Each node's run, as it said when it started or answered this one's start.
+    boots: HashMap<String, u64>,
 }
 
 /// This node's routing. Cheap to share.
@@ -274,6 +276,27 @@ impl Router {
         }
     }
 
+    /// Node `node` says it runs as `boot`: when it ran as another before, it restarted
+    /// — its tables are a new incarnation and its relays are gone — so this node's
+    /// connections watching tables there are cut off (they reconnect and find them
+    /// again) and the relays held for its earlier run are dropped.
+    pub fn booted(&self, node: &str, boot: u64) {
+        if node == self.node || boot == 0 {
+            return;
+        }
+        let mut state = self.state();
+        let before = state.boots.insert(node.to_owned(), boot);
+        if before.is_some_and(|b| b != boot) {
+            tracing::info!(node, "a node restarted: its routes reset");
+            self.cut_watchers(&mut state, node);
+            // Its new run's relays (if its packets came first) stay.
+            self.drop_relays(&mut state, node, false, Some(boot));
+            if state.heard.get(node).is_some_and(|(b, _)| *b != boot) {
+                state.heard.remove(node);
+            }
+        }
+    }
+
     /// Queues `item` for `node`.
     fn send(&self, state: &mut State, node: &str, item: Item) {
         let _ = self.uplink_to(state, node).send(item);
@@ -319,6 +342,7 @@ impl Router {
             None => {}
         }
         state.heard.insert(from.clone(), (boot, seq));
+        state.boots.insert(from.clone(), boot);
         for item in items {
             match item {
                 Item::Request {
@@ -438,6 +462,12 @@ impl Router {
     /// node's connections dropped — those connections told to close when `kick` (the
     /// same run of that node).
     fn reset(&self, state: &mut State, node: &str, kick: bool) {
+        self.cut_watchers(state, node);
+        self.drop_relays(state, node, kick, None);
+    }
+
+    /// Cuts off this node's connections that watch tables at `node`.
+    fn cut_watchers(&self, state: &mut State, node: &str) {
         for local in state.local.values_mut() {
             let before = local.tables.len();
             local.tables.retain(|_, n| n != node);
@@ -445,16 +475,15 @@ impl Router {
                 local.conn.kick.notify_one();
             }
         }
-        self.drop_relays(state, node, kick);
     }
 
-    /// Drops the relays held for `node`'s connections, telling those connections to
-    /// close when `kick`.
-    fn drop_relays(&self, state: &mut State, node: &str, kick: bool) {
+    /// Drops the relays held for `node`'s connections (but those of its run `keep`),
+    /// telling those connections to close when `kick`.
+    fn drop_relays(&self, state: &mut State, node: &str, kick: bool, keep: Option<u64>) {
         let keys: Vec<RelayKey> = state
             .relays
             .keys()
-            .filter(|k| k.node == node)
+            .filter(|k| k.node == node && Some(k.boot) != keep)
             .cloned()
             .collect();
         for key in keys {
@@ -533,7 +562,7 @@ impl Router {
         for node in known {
             if node != self.node && !alive.contains(&node) {
                 tracing::info!(node, "a node's lease ran out: its relays dropped");
-                self.drop_relays(&mut state, &node, false);
+                self.drop_relays(&mut state, &node, false, None);
                 state.heard.remove(&node);
             }
         }
@@ -626,6 +655,48 @@ async fn uplink(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A connection of this node, and its outbox.
+    fn conn(id: u64) -> (Conn, mpsc::Receiver<Arc<str>>) {
+        let (tx, rx) = mpsc::channel(8);
+        let conn = Conn {
+            id,
+            player: Player {
+                id: PlayerId(id as i64),
+                name: format!("P{id}"),
+                bot: false,
+            },
+            tx,
+            kick: Arc::new(tokio::sync::Notify::new()),
+        };
+        (conn, rx)
+    }
+
+    /// Whether `conn` was told to close.
+    async fn kicked(conn: &Conn) -> bool {
+        tokio::time::timeout(Duration::from_millis(50), conn.kick.notified())
+            .await
+            .is_ok()
+    }
+
+    #[tokio::test]
+    async fn a_node_that_restarted_cuts_off_the_connections_watching_its_tables() {
+        let router = Router::new("a", 1, Arc::new(super::super::bus::LocalBus::new()));
+        let (watcher, _out1) = conn(1);
+        let (elsewhere, _out2) = conn(2);
+        let open = r#"{"type":"open","table":"t1"}"#;
+        router.forward(&watcher, Lang::En, "x", Some("t1"), false, open);
+        router.forward(&elsewhere, Lang::En, "y", Some("t2"), false, open);
+        // First heard of: nothing to reset; said again (a gap's hello): nothing either.
+        router.booted("x", 7);
+        router.booted("x", 7);
+        assert!(!kicked(&watcher).await);
+        // Another run: its tables are a new incarnation, watched from here no more.
+        router.booted("x", 8);
+        assert!(kicked(&watcher).await, "the watcher resynchronises");
+        assert!(!kicked(&elsewhere).await, "another node's watcher stays");
+        assert_eq!(router.counts(), (0, 2));
+    }
 
     #[test]
     fn packets_read_back_as_written() {
