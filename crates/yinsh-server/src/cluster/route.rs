@@ -478,7 +478,8 @@ impl Router {
     }
 
     /// Drops the relays held for `node`'s connections (but those of its run `keep`),
-    /// telling those connections to close when `kick`.
+    /// telling those connections to close when `kick` — those of the run it is known
+    /// to be in only (another run's connection ids name other connections).
     fn drop_relays(&self, state: &mut State, node: &str, kick: bool, keep: Option<u64>) {
         let keys: Vec<RelayKey> = state
             .relays
@@ -486,9 +487,10 @@ impl Router {
             .filter(|k| k.node == node && Some(k.boot) != keep)
             .cloned()
             .collect();
+        let current = state.boots.get(node).copied();
         for key in keys {
             state.relays.remove(&key);
-            if kick {
+            if kick && Some(key.boot) == current {
                 self.send(state, node, Item::Kick { conn: key.conn });
             }
         }
@@ -542,9 +544,10 @@ impl Router {
     }
 
     /// Drops the relays of nodes whose lease ran out: they died, and their connections
-    /// with them. (This node's connections that watch their tables are cut off once
-    /// the tables move, [`Router::look`]: cut off now, they would come back before
-    /// another node has the tables.)
+    /// with them — or they were cut off from the database for a while and live on, so
+    /// their connections are told to close and resynchronise. (This node's connections
+    /// that watch their tables are cut off once the tables move, [`Router::look`]: cut
+    /// off now, they would come back before another node has the tables.)
     async fn forget_dead(&self, ctx: &Ctx) {
         let Ok(alive) = ctx.store.live_nodes().await else {
             return;
@@ -562,7 +565,7 @@ impl Router {
         for node in known {
             if node != self.node && !alive.contains(&node) {
                 tracing::info!(node, "a node's lease ran out: its relays dropped");
-                self.drop_relays(&mut state, &node, false, None);
+                self.drop_relays(&mut state, &node, true, None);
                 state.heard.remove(&node);
             }
         }
