@@ -9,15 +9,9 @@ import { expect, test } from "@playwright/test";
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { expectNoPageErrors, expectNoSidewaysScroll, newPlayer, playFirstRings, screenshot } from "./helpers";
+import { expectNoPageErrors, expectNoSidewaysScroll, haproxyPath, newPlayer, playFirstRings, screenshot } from "./helpers";
 
-const haproxy = (() => {
-  try {
-    return execFileSync("sh", ["-c", "command -v haproxy"]).toString().trim();
-  } catch {
-    return "";
-  }
-})();
+const haproxy = haproxyPath();
 
 // The test command installs HAProxy (and PostgreSQL and Redis) and sets
 // YINSH_REQUIRE_HAPROXY; elsewhere a machine without it skips (and says so).

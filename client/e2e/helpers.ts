@@ -3,6 +3,7 @@
 
 import { expect, type Browser, type BrowserContextOptions, type Locator, type Page } from "@playwright/test";
 import { mkdirSync } from "node:fs";
+import { execFileSync } from "node:child_process";
 
 export type Color = "white" | "black";
 
@@ -341,4 +342,13 @@ export async function playArchivedGame(white: Page, black: Page, tokens: readonl
   }, table);
   const [id] = await Promise.all([playColour(white, table, tokens), playColour(black, table, tokens)]);
   return id;
+}
+
+/** Where Debian's HAProxy is installed, or "" when it is not (the proxy tests skip). */
+export function haproxyPath(): string {
+  try {
+    return execFileSync("sh", ["-c", "command -v haproxy"]).toString().trim();
+  } catch {
+    return "";
+  }
 }

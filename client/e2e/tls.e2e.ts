@@ -12,15 +12,9 @@ import { request as httpsRequest } from "node:https";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { playFirstRings, registered, seatedPair } from "./helpers";
+import { haproxyPath, playFirstRings, registered, seatedPair } from "./helpers";
 
-const haproxy = (() => {
-  try {
-    return execFileSync("sh", ["-c", "command -v haproxy"]).toString().trim();
-  } catch {
-    return "";
-  }
-})();
+const haproxy = haproxyPath();
 
 // The test command installs HAProxy and sets YINSH_REQUIRE_HAPROXY; elsewhere a machine
 // without it skips these tests (and says so).
