@@ -160,3 +160,39 @@ test("the move list keeps the newest action in sight", async ({ browser }) => {
   await expect(moves(page).last()).toBeInViewport({ ratio: 0.9, timeout: 3000 });
   await player.close();
 });
+
+test("at full strength the engine thinks long, and the page says how deep it got", async ({ browser }) => {
+  const player = await newPlayer(browser, { viewport: { width: 1366, height: 768 } });
+  const page = player.page;
+  // Untimed and at full strength, level 10 thinks 10 s a decision: long enough to watch.
+  await page.getByTestId("opt-timed").uncheck();
+  await page.getByTestId("opt-engine-full").check();
+  await page.getByTestId("engine-level").selectOption("10");
+  await page.getByTestId("engine-color").selectOption("black");
+  await page.getByTestId("play-engine").click();
+  await tableIdOf(page);
+  await expect(page.getByTestId("table-options")).toContainText("engine at full strength");
+  // The engine (white) acts first; while it thinks, its bar tells the seconds and how
+  // deep its search got, under its name, without growing.
+  const bar = page.getByTestId("seat-white");
+  const height = (await bar.boundingBox())!.height;
+  const thinking = page.getByTestId("thinking-white");
+  await expect(thinking).toHaveText(/^thinking… \d+ s · depth \d+$/, { timeout: 8_000 });
+  const name = page.getByTestId("seat-white-name");
+  await expect(name).toHaveText("Engine (level 10)");
+  expect(await name.evaluate((el) => el.scrollWidth <= el.clientWidth), "the engine's name is not cut").toBe(true);
+  expect(await thinking.evaluate((el) => el.scrollWidth <= el.clientWidth), "the depth is not cut").toBe(true);
+  expect((await bar.boundingBox())!.height).toBeCloseTo(height, 0);
+  await screenshot(page, "engine-thinking-laptop");
+  // On a phone too (the engine still thinks: 10 s).
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(thinking).toHaveText(/depth \d+$/);
+  expect(await name.evaluate((el) => el.scrollWidth <= el.clientWidth), "the engine's name is not cut on a phone").toBe(true);
+  expect(await thinking.evaluate((el) => el.scrollWidth <= el.clientWidth), "the depth is not cut on a phone").toBe(true);
+  await screenshot(page, "engine-thinking-phone");
+  await expect(moves(page)).toHaveCount(1, { timeout: 20_000 });
+  await expect(thinking).toHaveCount(0);
+  await expectMyTurn(page, "place");
+  expectNoPageErrors(player);
+  await player.close();
+});

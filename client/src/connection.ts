@@ -207,6 +207,7 @@ export class Connection {
         return;
       case "clocks":
       case "legal":
+      case "thinking":
         this.tables.get(msg.table)?.listener(msg);
         return;
       case "event": {

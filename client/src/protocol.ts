@@ -59,7 +59,14 @@ rated?: boolean,
  * the game's: a new table takes its variant, handicap and turn limit from it, and
  * they cannot be changed. Such a game is never rated.
  */
-position?: string, };
+position?: string, 
+/**
+ * Whether an engine seat plays at full strength: it spends its clock as in a
+ * match (a minute or more over a decision in a long game) instead of at most 6
+ * seconds a decision, and thinks up to 10 seconds a decision in an untimed game
+ * instead of 1.5 (docs/engine.md, "Against people").
+ */
+engine_full?: boolean, };
 
 export type OptionChange = { "option": "log", 
 /**
@@ -89,7 +96,12 @@ on: boolean, } | { "option": "turns",
 /**
  * The turn limit; none when absent.
  */
-limit?: number, };
+limit?: number, } | { "option": "engine", 
+/**
+ * Whether an engine seat plays at full strength (`full`) rather than at a
+ * person's pace (`quick`, the default).
+ */
+full: boolean, };
 
 export type Command = { "command": "join", 
 /**
@@ -883,7 +895,31 @@ table: string,
 /**
  * The clocks.
  */
-clocks: ClockView, } | { "type": "reply", 
+clocks: ClockView, } | { "type": "thinking", 
+/**
+ * The table id.
+ */
+table: string, 
+/**
+ * The version of the event after which the engine is to act.
+ */
+version: number, 
+/**
+ * The engine's seat.
+ */
+color: SeatColor, 
+/**
+ * The depth searched so far, in decisions (0 when the engine does not say).
+ */
+depth: number, 
+/**
+ * Positions searched so far.
+ */
+nodes: number, 
+/**
+ * Time thought so far, in milliseconds.
+ */
+ms: number, } | { "type": "reply", 
 /**
  * The request's id.
  */

@@ -339,6 +339,8 @@ export function optionsForm(initial?: TableOptions, guest = true): OptionsForm {
   handicapOn.checked = !!o.handicap;
   const hw = h("input", { type: "number", min: 1, max: 5, value: o.handicap?.white ?? 3, "aria-label": t("color.white"), "data-testid": "opt-handicap-white" }) as HTMLInputElement;
   const hb = h("input", { type: "number", min: 1, max: 5, value: o.handicap?.black ?? 3, "aria-label": t("color.black"), "data-testid": "opt-handicap-black" }) as HTMLInputElement;
+  const engineFull = h("input", { type: "checkbox", name: "engine_full", "data-testid": "opt-engine-full" }) as HTMLInputElement;
+  engineFull.checked = !!o.engine_full;
   const turns = h("input", { type: "number", min: 1, max: 1000, value: o.turn_limit ?? "", placeholder: t("lobby.none"), class: "opt-turns", name: "turns", "data-testid": "opt-turns", "aria-label": t("lobby.turnLimit") }) as HTMLInputElement;
 
   const el = h(
@@ -351,6 +353,7 @@ export function optionsForm(initial?: TableOptions, guest = true): OptionsForm {
     h("label", {}, log, " ", t("lobby.log")),
     h("label", {}, handicapOn, " ", t("lobby.handicap"), " ", h("span", { class: "opt-unit" }, hw, " – ", hb)),
     h("label", {}, t("lobby.turnLimit"), " ", turns),
+    h("label", { title: t("lobby.engineFullHint") }, engineFull, " ", t("lobby.engineFull")),
   ) as HTMLFormElement;
 
   let isGuest = guest;
@@ -382,6 +385,7 @@ export function optionsForm(initial?: TableOptions, guest = true): OptionsForm {
     if (handicapOn.checked) options.handicap = { white: Number(hw.value) || 3, black: Number(hb.value) || 3 };
     if (turns.value.trim() !== "") options.turn_limit = Number(turns.value);
     if (rated.checked) options.rated = true;
+    if (engineFull.checked) options.engine_full = true;
     return options;
   };
   const setGuest = (next: boolean): void => {

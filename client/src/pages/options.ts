@@ -10,6 +10,7 @@ export function describeOptions(o: TableOptions): string {
   if (o.handicap) parts.push(t("opt.handicap", { white: o.handicap.white, black: o.handicap.black }));
   if (o.turn_limit) parts.push(t("opt.turns", { turns: o.turn_limit }));
   if (o.position) parts.push(t("opt.fromPosition"));
+  if (o.engine_full) parts.push(t("opt.engineFull"));
   parts.push(o.log ? t("opt.log") : t("opt.nolog"));
   return parts.join(" · ");
 }

@@ -183,6 +183,11 @@ describe("optionChanges", () => {
     expect(optionChanges(casual, { ...casual })).toEqual([]);
   });
 
+  it("asks for the engine at full strength and back", () => {
+    expect(optionChanges(casual, { ...casual, engine_full: true })).toEqual([{ option: "engine", full: true }]);
+    expect(optionChanges({ ...casual, engine_full: true }, { ...casual })).toEqual([{ option: "engine", full: false }]);
+  });
+
   it("makes a game rated last, after what a rated game needs", () => {
     const old = { ...casual, log: false, turn_limit: 40, handicap: { white: 2, black: 3 } };
     expect(optionChanges(old, { ...casual, rated: true })).toEqual([

@@ -233,6 +233,7 @@ export function optionChanges(old: TableOptions, next: TableOptions): OptionChan
   if (JSON.stringify(next.time ?? null) !== JSON.stringify(old.time ?? null)) changes.push({ option: "time", time: next.time });
   if ((next.turn_limit ?? null) !== (old.turn_limit ?? null)) changes.push({ option: "turns", limit: next.turn_limit });
   if (next.log !== old.log) changes.push({ option: "log", on: next.log });
+  if (!!next.engine_full !== !!old.engine_full) changes.push({ option: "engine", full: !!next.engine_full });
   if (!old.rated && next.rated) changes.push({ option: "rated", on: true });
   return changes;
 }
@@ -546,6 +547,8 @@ export function mountTable(root: HTMLElement, conn: Connection, id: string): () 
   /** When the player to act began to: for the engine's "thinking" seconds. */
   let turnKey = "";
   let turnSince = performance.now();
+  /** How deep the engine to act has searched, for the version of the table it is at. */
+  let thought: { version: number; color: SeatColor; depth: number } | null = null;
   /** Games whose low-time warning has sounded (once per game). */
   let lowWarned = "";
 
@@ -564,8 +567,11 @@ export function mountTable(root: HTMLElement, conn: Connection, id: string): () 
         }
       }
     }
-    for (const [, el] of thinkingEls) {
-      el.textContent = t("game.thinking", { seconds: Math.floor((performance.now() - turnSince) / 1000) });
+    for (const [c, el] of thinkingEls) {
+      const seconds = Math.floor((performance.now() - turnSince) / 1000);
+      // How deep its search got, once the engine says so for the position it is in.
+      const depth = thought && thought.color === c && thought.version === view?.version ? thought.depth : null;
+      el.textContent = depth === null ? t("game.thinking", { seconds }) : t("game.thinkingDepth", { seconds, depth });
     }
   }
 
@@ -614,7 +620,8 @@ export function mountTable(root: HTMLElement, conn: Connection, id: string): () 
         h("span", { class: `swatch ${c}`, "aria-hidden": "true" }),
         h(
           "span",
-          { class: "bar-who" },
+          // The engine's "thinking…" goes on a second line, under the name.
+          { class: think ? "bar-who with-thinking" : "bar-who" },
           h("span", { class: "seat-name", "data-testid": `seat-${c}-name` }, name),
           nameMarks(p),
           p && !p.bot && !p.online ? h("span", { class: "offline" }, ` (${t("table.offline")})`) : null,
@@ -926,6 +933,14 @@ export function mountTable(root: HTMLElement, conn: Connection, id: string): () 
     }
     if (msg.type === "legal" && view) {
       if (applyLegal(view, msg)) renderAll();
+      return;
+    }
+    if (msg.type === "thinking" && view) {
+      // Progress of the engine's search of the position it is to act in now.
+      if (msg.version === view.version) {
+        thought = { version: msg.version, color: msg.color, depth: msg.depth };
+        renderClocks();
+      }
       return;
     }
     if (msg.type === "clocks" && view?.game) {

@@ -54,6 +54,8 @@ enum Command {
     Serve(commands::serve::ServeArgs),
     /// Load a running server with simulated games and measure it.
     Loadtest(commands::loadtest::LoadtestArgs),
+    /// Time a running server's engine seat over whole games against a scripted opponent.
+    SeatTimes(commands::seat_times::SeatTimesArgs),
     /// Analyse games for a server: pull jobs over HTTP, analyse, hand in the results.
     Worker(commands::worker::WorkerArgs),
     /// Play as a bot account on a server: any protocol engine, through the bot API.
@@ -78,6 +80,7 @@ fn run(command: Command, out: &mut dyn Write) -> anyhow::Result<()> {
         Command::Analyse(args) => commands::analyse::run(&args, out),
         Command::Serve(args) => commands::serve::run(&args, out),
         Command::Loadtest(args) => commands::loadtest::run(&args, out),
+        Command::SeatTimes(args) => commands::seat_times::run(&args, out),
         Command::Worker(args) => commands::worker::run(&args, out),
         // Its games run side by side and say what they do as they go: straight to stdout.
         Command::Bot(args) => commands::bot::run(args, Box::new(io::stdout())),

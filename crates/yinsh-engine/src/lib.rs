@@ -112,6 +112,10 @@ pub trait Engine: Send {
     /// Sets the strength level (clamped to [`LEVELS`]).
     fn set_level(&mut self, level: u8);
 
+    /// Sets how many threads the next searches may use. An engine that searches on
+    /// one thread only ignores it.
+    fn set_threads(&mut self, _threads: usize) {}
+
     /// Searches `pos` (not finished) within `limits` or until `stop` becomes true, calling
     /// `report` with progress, and returns the action to play, always a legal one.
     fn search(

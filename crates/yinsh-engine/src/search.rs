@@ -289,6 +289,10 @@ impl Engine for Searcher {
         self.level = level.clamp(*LEVELS.start(), *LEVELS.end());
     }
 
+    fn set_threads(&mut self, threads: usize) {
+        Searcher::set_threads(self, threads);
+    }
+
     fn search(
         &mut self,
         pos: &Position,

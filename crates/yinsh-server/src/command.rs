@@ -189,13 +189,21 @@ fn option(args: &[&str]) -> Result<OptionChange, Refusal> {
             .parse()
             .map(|n| OptionChange::Turns { limit: Some(n) })
             .map_err(|_| usage("/option turns <n>|off")),
+        ("engine", [v]) => match v.to_ascii_lowercase().as_str() {
+            "full" => Ok(OptionChange::Engine { full: true }),
+            "quick" => Ok(OptionChange::Engine { full: false }),
+            _ => Err(usage("/option engine quick|full")),
+        },
         ("log", _) => Err(usage("/option log on|off")),
         ("rated", _) => Err(usage("/option rated on|off")),
         ("time", _) => Err(usage("/option time <min>[+<sec>]|off")),
         ("variant", _) => Err(usage("/option variant standard|blitz")),
         ("handicap", _) => Err(usage("/option handicap <white-target> <black-target>")),
         ("turns", _) => Err(usage("/option turns <n>|off")),
-        _ => Err(usage("/option log|rated|time|variant|handicap|turns …")),
+        ("engine", _) => Err(usage("/option engine quick|full")),
+        _ => Err(usage(
+            "/option log|rated|time|variant|handicap|turns|engine …",
+        )),
     }
 }
 
@@ -275,6 +283,18 @@ mod tests {
             parse("/option turns off"),
             Ok(Command::Option {
                 change: OptionChange::Turns { limit: None }
+            })
+        );
+        assert_eq!(
+            parse("/option engine FULL"),
+            Ok(Command::Option {
+                change: OptionChange::Engine { full: true }
+            })
+        );
+        assert_eq!(
+            parse("/option engine slow"),
+            Err(Refusal::CommandUsage {
+                usage: "/option engine quick|full"
             })
         );
     }

@@ -562,8 +562,8 @@ pub const EN: &[(&str, &str)] = &[
         "help",
         "Commands: /join [white|black], /leave, /start, /option log on|off, /option rated on|off, \
          /option time <min>[+<sec>]|off, /option variant standard|blitz, \
-         /option handicap <white> <black>, /option turns <n>|off, /bot [level], \
-         /resign, /draw, /takeback, /accept, /decline, /claim [draw], /abort, /who, /help.",
+         /option handicap <white> <black>, /option turns <n>|off, /option engine quick|full, \
+         /bot [level], /resign, /draw, /takeback, /accept, /decline, /claim [draw], /abort, /who, /help.",
     ),
     ("white", "white"),
     ("black", "black"),
@@ -630,8 +630,8 @@ pub const NL: &[(&str, &str)] = &[
         "help",
         "Commando's: /join [white|black], /leave, /start, /option log on|off, /option rated on|off, \
          /option time <min>[+<sec>]|off, /option variant standard|blitz, \
-         /option handicap <white> <black>, /option turns <n>|off, /bot [level], \
-         /resign, /draw, /takeback, /accept, /decline, /claim [draw], /abort, /who, /help.",
+         /option handicap <white> <black>, /option turns <n>|off, /option engine quick|full, \
+         /bot [level], /resign, /draw, /takeback, /accept, /decline, /claim [draw], /abort, /who, /help.",
     ),
     ("white", "wit"),
     ("black", "zwart"),
@@ -698,8 +698,8 @@ pub const PL: &[(&str, &str)] = &[
         "help",
         "Polecenia: /join [white|black], /leave, /start, /option log on|off, /option rated on|off, \
          /option time <min>[+<sec>]|off, /option variant standard|blitz, \
-         /option handicap <white> <black>, /option turns <n>|off, /bot [level], \
-         /resign, /draw, /takeback, /accept, /decline, /claim [draw], /abort, /who, /help.",
+         /option handicap <white> <black>, /option turns <n>|off, /option engine quick|full, \
+         /bot [level], /resign, /draw, /takeback, /accept, /decline, /claim [draw], /abort, /who, /help.",
     ),
     ("white", "biały"),
     ("black", "czarny"),
@@ -775,8 +775,8 @@ pub const DE: &[(&str, &str)] = &[
         "help",
         "Befehle: /join [white|black], /leave, /start, /option log on|off, /option rated on|off, \
          /option time <min>[+<sec>]|off, /option variant standard|blitz, \
-         /option handicap <white> <black>, /option turns <n>|off, /bot [level], \
-         /resign, /draw, /takeback, /accept, /decline, /claim [draw], /abort, /who, /help.",
+         /option handicap <white> <black>, /option turns <n>|off, /option engine quick|full, \
+         /bot [level], /resign, /draw, /takeback, /accept, /decline, /claim [draw], /abort, /who, /help.",
     ),
     ("white", "Weiß"),
     ("black", "Schwarz"),

@@ -35,6 +35,7 @@ pub mod online;
 pub mod protocol;
 pub mod rating;
 pub mod refusal;
+pub mod seattimes;
 pub mod session;
 pub mod store;
 pub mod table;

@@ -227,7 +227,7 @@ pub struct Progress {
 type Ws =
     tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
-async fn connect(addr: &str) -> anyhow::Result<Ws> {
+pub(crate) async fn connect(addr: &str) -> anyhow::Result<Ws> {
     // Small buffers, as the server's: the default 128 KiB a connection would make the
     // load generator, not the server, the thing measured at 18,000 connections.
     let config = tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default()
@@ -240,7 +240,7 @@ async fn connect(addr: &str) -> anyhow::Result<Ws> {
     Ok(ws)
 }
 
-async fn send(ws: &mut Ws, id: u64, request: Request) -> anyhow::Result<()> {
+pub(crate) async fn send(ws: &mut Ws, id: u64, request: Request) -> anyhow::Result<()> {
     let text = serde_json::to_string(&ClientMessage {
         id: Some(id),
         request,
@@ -249,7 +249,7 @@ async fn send(ws: &mut Ws, id: u64, request: Request) -> anyhow::Result<()> {
     Ok(())
 }
 
-async fn recv(ws: &mut Ws) -> anyhow::Result<ServerMessage> {
+pub(crate) async fn recv(ws: &mut Ws) -> anyhow::Result<ServerMessage> {
     loop {
         match ws.next().await {
             Some(Ok(Message::Text(t))) => return Ok(serde_json::from_str(t.as_str())?),
@@ -262,7 +262,7 @@ async fn recv(ws: &mut Ws) -> anyhow::Result<ServerMessage> {
 }
 
 /// Sends `request` and waits for its reply, keeping the messages that came before it.
-async fn call(
+pub(crate) async fn call(
     ws: &mut Ws,
     id: u64,
     request: Request,
@@ -279,6 +279,27 @@ async fn call(
             _ => seen.push(msg),
         }
     }
+}
+
+/// Creates a table with `options` (request 1) and opens it (request 2): its id.
+pub(crate) async fn create_and_open(
+    ws: &mut Ws,
+    options: TableOptions,
+    seen: &mut Vec<ServerMessage>,
+) -> anyhow::Result<String> {
+    let created = call(ws, 1, Request::CreateTable { options }, seen).await?;
+    let ServerMessage::Reply {
+        table: Some(table), ..
+    } = created
+    else {
+        bail!("create_table answered without a table");
+    };
+    let open = Request::Open {
+        table: table.clone(),
+        since: None,
+    };
+    call(ws, 2, open, seen).await?;
+    Ok(table)
 }
 
 /// `GET path` on `addr`: the body.
@@ -466,18 +487,7 @@ impl PlayerTask {
                 log: self.config.log,
                 ..TableOptions::default()
             };
-            let created = call(&mut ws, 1, Request::CreateTable { options }, &mut seen).await?;
-            let ServerMessage::Reply {
-                table: Some(table), ..
-            } = created
-            else {
-                bail!("create_table answered without a table");
-            };
-            let open = Request::Open {
-                table: table.clone(),
-                since: None,
-            };
-            call(&mut ws, 2, open, &mut seen).await?;
+            let table = create_and_open(&mut ws, options, &mut seen).await?;
             let join = Request::Command {
                 table: table.clone(),
                 command: Command::Join {

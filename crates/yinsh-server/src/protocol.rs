@@ -95,6 +95,13 @@ pub struct TableOptions {
     #[ts(optional)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub position: Option<String>,
+    /// Whether an engine seat plays at full strength: it spends its clock as in a
+    /// match (a minute or more over a decision in a long game) instead of at most 6
+    /// seconds a decision, and thinks up to 10 seconds a decision in an untimed game
+    /// instead of 1.5 (docs/engine.md, "Against people").
+    #[ts(as = "Option<bool>", optional)]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub engine_full: bool,
 }
 
 impl Default for TableOptions {
@@ -107,6 +114,7 @@ impl Default for TableOptions {
             log: true,
             rated: false,
             position: None,
+            engine_full: false,
         }
     }
 }
@@ -150,6 +158,12 @@ pub enum OptionChange {
         #[ts(optional)]
         #[serde(default)]
         limit: Option<u16>,
+    },
+    /// `/option engine quick|full`.
+    Engine {
+        /// Whether an engine seat plays at full strength (`full`) rather than at a
+        /// person's pace (`quick`, the default).
+        full: bool,
     },
 }
 
@@ -1293,6 +1307,27 @@ pub enum ServerMessage {
         table: String,
         /// The clocks.
         clocks: ClockView,
+    },
+    /// An engine seat is thinking about the position after event `version`: how far
+    /// its search has got (after each depth that took a moment; none for quick
+    /// decisions). To everyone at the table; not versioned. It tells neither the
+    /// evaluation nor the line, which would help the engine's opponent.
+    Thinking {
+        /// The table id.
+        table: String,
+        /// The version of the event after which the engine is to act.
+        #[ts(type = "number")]
+        version: u64,
+        /// The engine's seat.
+        color: SeatColor,
+        /// The depth searched so far, in decisions (0 when the engine does not say).
+        depth: u32,
+        /// Positions searched so far.
+        #[ts(type = "number")]
+        nodes: u64,
+        /// Time thought so far, in milliseconds.
+        #[ts(type = "number")]
+        ms: u64,
     },
     /// A request succeeded; `text` says so in the connection's language.
     Reply {

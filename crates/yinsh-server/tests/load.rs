@@ -5,6 +5,8 @@ use std::time::Duration;
 
 use yinsh_server::loadtest::{LoadConfig, run};
 
+use yinsh_server::protocol::SeatColor;
+
 use crate::common::TestServer;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -53,4 +55,51 @@ async fn every_acknowledged_action_is_stored_under_load() {
         checked += tokens.len();
     }
     assert_eq!(checked as u64, report.actions);
+}
+
+/// `yinsh seat-times` against a server with engine seats: whole games, every one of the
+/// seat's decisions timed, the clocks read at the end.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_seat_times_of_whole_games_are_measured() {
+    let server = TestServer::start_with(yinsh_server::Config {
+        bots: Some(yinsh_server::builtin_bots()),
+        ..crate::common::fast_config()
+    })
+    .await;
+    let config = yinsh_server::seattimes::SeatConfig {
+        addr: server.addr.to_string(),
+        level: 1,
+        time: Some(yinsh_server::protocol::TimeSetting {
+            minutes: 5,
+            increment: 0,
+        }),
+        full: false,
+        games: 2,
+        opponent_level: 4,
+        opponent_time: Duration::from_millis(20),
+    };
+    let mut told = 0;
+    let games = yinsh_server::seattimes::run(&config, |_| told += 1)
+        .await
+        .expect("the games are played");
+    assert_eq!((games.len(), told), (2, 2));
+    for (g, color) in games.iter().zip([SeatColor::White, SeatColor::Black]) {
+        assert_eq!(g.engine, color);
+        // At least its five placements, each timed, none of them long at level 1.
+        assert!(g.decisions.len() >= 5, "{g:?}");
+        assert!(
+            g.decisions.iter().all(|d| *d < Duration::from_secs(5)),
+            "{g:?}"
+        );
+        assert!(
+            ["1-0", "0-1", "1/2-1/2"].contains(&g.score.as_str()),
+            "{g:?}"
+        );
+        let left = g.engine_left.expect("a timed game ends with the clocks");
+        assert!(
+            left > Duration::ZERO && left <= Duration::from_secs(300),
+            "{g:?}"
+        );
+        assert!(!g.engine_lost_on_time());
+    }
 }

@@ -77,6 +77,7 @@ async fn exercise(store: Arc<dyn Store>) {
         log: true,
         rated: false,
         position: None,
+        engine_full: true,
     };
     let new = NewGame {
         table_id: "abc123".to_owned(),

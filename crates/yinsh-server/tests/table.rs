@@ -273,6 +273,106 @@ async fn draws_takebacks_and_resignation() {
     assert_eq!(code(white.chat(&table, "/leave").await), "ok");
 }
 
+/// An engine that says it thought a while (one second per depth, three depths) and
+/// plays the first legal action, keeping the limits it was given.
+struct Scripted(std::sync::Arc<std::sync::Mutex<Vec<yinsh_engine::Limits>>>);
+
+impl yinsh_engine::Engine for Scripted {
+    fn name(&self) -> String {
+        "scripted".to_owned()
+    }
+    fn new_game(&mut self, _: yinsh::Rules) {}
+    fn set_level(&mut self, _: u8) {}
+    fn search(
+        &mut self,
+        pos: &yinsh::Position,
+        limits: &yinsh_engine::Limits,
+        _: &std::sync::atomic::AtomicBool,
+        report: &mut dyn FnMut(&yinsh_engine::SearchInfo),
+    ) -> yinsh_engine::SearchResult {
+        self.0.lock().unwrap().push(*limits);
+        let best = pos.legal_actions()[0];
+        let mut info = None;
+        for depth in 1..=3u32 {
+            let i = yinsh_engine::SearchInfo {
+                depth,
+                score: yinsh_engine::Score::Cp(12),
+                nodes: u64::from(depth) * 1000,
+                time: std::time::Duration::from_secs(u64::from(depth)),
+                pv: vec![best],
+            };
+            report(&i);
+            info = Some(i);
+        }
+        yinsh_engine::SearchResult {
+            best,
+            info: info.unwrap(),
+        }
+    }
+}
+
+#[tokio::test]
+async fn the_engine_seat_tells_how_far_it_thinks_and_plays_at_full_strength_when_asked() {
+    let limits = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let seen = limits.clone();
+    let server = TestServer::start_with(Config {
+        bots: Some(std::sync::Arc::new(move |_| {
+            Box::new(Scripted(seen.clone())) as Box<dyn yinsh_engine::Engine>
+        })),
+        ..crate::common::fast_config()
+    })
+    .await;
+    let mut human = server.client().await;
+    let mut watcher = server.client().await;
+    let table = human.create(TableOptions::default()).await;
+    human.open(&table).await;
+    watcher.open(&table).await;
+    human.chat(&table, "/join black").await.unwrap();
+    human.chat(&table, "/bot 10").await.unwrap();
+    human.chat(&table, "/option time 10+5").await.unwrap();
+    assert_eq!(
+        code(human.chat(&table, "/option engine fast").await),
+        "command_usage"
+    );
+    human.chat(&table, "/start").await.unwrap();
+    // Everyone at the table hears how deep the engine got, never its evaluation.
+    let thinking = |m: &ServerMessage| match m {
+        ServerMessage::Thinking {
+            color,
+            depth,
+            nodes,
+            ms,
+            ..
+        } => Some((*color, *depth, *nodes, *ms)),
+        _ => None,
+    };
+    for c in [&mut human, &mut watcher] {
+        // One report a depth (a second apart each); the first two are checked.
+        assert_eq!(c.until(thinking).await, (SeatColor::White, 1, 1000, 1000));
+        assert_eq!(c.until(thinking).await, (SeatColor::White, 2, 2000, 2000));
+    }
+    human.my_turn(1).await;
+    {
+        let l = limits.lock().unwrap();
+        assert_eq!(l[0].cap, Some(std::time::Duration::from_secs(6)));
+        assert!(l[0].clock.is_some());
+    }
+    human.chat(&table, "/resign").await.unwrap();
+    human
+        .event(|e| matches!(e, TableEvent::GameOver { .. }).then_some(()))
+        .await;
+    // At full strength, the engine spends its clock as in a match.
+    let (_, text) = human.chat(&table, "/option engine full").await.unwrap();
+    assert!(text.contains("engine full"), "{text}");
+    let view = human.open(&table).await;
+    assert!(view.options.engine_full);
+    human.chat(&table, "/start").await.unwrap();
+    human.my_turn(1).await;
+    let l = limits.lock().unwrap();
+    assert_eq!(l.last().unwrap().cap, None);
+    assert!(l.last().unwrap().clock.is_some());
+}
+
 #[tokio::test]
 async fn the_engine_takes_a_seat_and_plays() {
     let server = TestServer::start_with(Config {

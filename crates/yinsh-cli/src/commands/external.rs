@@ -67,8 +67,15 @@ impl ExternalEngine {
         self.process.as_mut()
     }
 
-    /// Asks the program; `None` when it gave no legal answer.
-    fn ask(&mut self, pos: &Position, limits: &Limits, stop: &AtomicBool) -> Option<Action> {
+    /// Asks the program, passing its `info` lines on to `report`; `None` when it gave no
+    /// legal answer.
+    fn ask(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(&SearchInfo),
+    ) -> Option<Action> {
         let (go, budget) = go_command(pos, limits);
         let p = self.process(*pos.rules())?;
         p.send(&format!("position fen {}", pos.to_fen())).ok()?;
@@ -80,7 +87,13 @@ impl ExternalEngine {
             if now >= deadline {
                 return None;
             }
-            match p.wait_for((now + POLL).min(deadline), is_bestmove) {
+            let wanted = |l: &str| is_bestmove(l) || l.starts_with("info ");
+            match p.wait_for((now + POLL).min(deadline), wanted) {
+                Reply::Line(line) if !is_bestmove(&line) => {
+                    if let Some(info) = parse_info(&line) {
+                        report(&info);
+                    }
+                }
                 Reply::Line(line) => {
                     let action: Action = line.split_whitespace().nth(1)?.parse().ok()?;
                     return pos.is_legal(action).then_some(action);
@@ -95,6 +108,35 @@ impl ExternalEngine {
             }
         }
     }
+}
+
+/// The progress an `info` line tells (`info depth 7 score cp 35 nodes 120000 … time
+/// 840 pv …`), when it has a depth; what it leaves out is 0 (the line is not checked
+/// against the position: it is only shown).
+fn parse_info(line: &str) -> Option<SearchInfo> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let number = |key: &str| -> Option<u64> {
+        let i = words.iter().position(|w| *w == key)?;
+        words.get(i + 1)?.parse().ok()
+    };
+    let score = match words.iter().position(|w| *w == "score") {
+        Some(i) => match (
+            words.get(i + 1),
+            words.get(i + 2).and_then(|n| n.parse().ok()),
+        ) {
+            (Some(&"cp"), Some(n)) => Score::Cp(n),
+            (Some(&"win"), Some(n)) => Score::Win(n),
+            _ => Score::Cp(0),
+        },
+        None => Score::Cp(0),
+    };
+    Some(SearchInfo {
+        depth: u32::try_from(number("depth")?).ok()?,
+        score,
+        nodes: number("nodes").unwrap_or(0),
+        time: Duration::from_millis(number("time").unwrap_or(0)),
+        pv: Vec::new(),
+    })
 }
 
 /// The `go` command for `limits`, and the time it allows.
@@ -141,7 +183,7 @@ impl Engine for ExternalEngine {
         report: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
         let start = Instant::now();
-        let best = match self.ask(pos, limits, stop) {
+        let best = match self.ask(pos, limits, stop, report) {
             Some(action) => action,
             None => {
                 // Start afresh next time; play something legal now.
@@ -169,5 +211,24 @@ impl Drop for ExternalEngine {
         if let Some(p) = self.process.take() {
             p.shutdown();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn info_lines_tell_the_progress() {
+        let info = parse_info("info depth 7 score cp -35 nodes 120000 nps 1000 time 840 pv e5")
+            .expect("an info line with a depth");
+        assert_eq!(
+            (info.depth, info.score, info.nodes, info.time),
+            (7, Score::Cp(-35), 120_000, Duration::from_millis(840))
+        );
+        let info = parse_info("info depth 3 score win 5").unwrap();
+        assert_eq!((info.score, info.nodes), (Score::Win(5), 0));
+        assert_eq!(parse_info("info string hello"), None);
+        assert_eq!(parse_info("info depth deep"), None);
     }
 }

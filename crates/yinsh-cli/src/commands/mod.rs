@@ -14,6 +14,7 @@ pub mod loadtest;
 pub mod moves;
 pub mod perft;
 pub mod play;
+pub mod seat_times;
 pub mod serve;
 pub mod show;
 pub mod worker;

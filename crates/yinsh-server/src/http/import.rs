@@ -80,6 +80,7 @@ pub fn imported(
         log: true,
         rated: false,
         position: record.position.map(|p| p.to_fen()),
+        engine_full: false,
     };
     crate::table::validate_options(&options).map_err(|e| format!("{e:?}"))?;
     let started_at = day_start(&record.date.replace('.', "-")).unwrap_or(now);

@@ -10,7 +10,7 @@ use std::time::Duration;
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::{Instant, sleep_until};
 
-use super::bot::{BotMove, Bots};
+use super::bot::{BotMove, BotNews, BotThinking, Bots};
 use super::core::{Commit, Committed, Core, Decision, Effects, Now, Reply, Request};
 use super::watchers::Watchers;
 use super::{Conn, TableHandle};
@@ -80,7 +80,7 @@ struct Actor {
     core: Core,
     watchers: Watchers,
     bots: Bots,
-    bot_rx: mpsc::Receiver<BotMove>,
+    bot_rx: mpsc::Receiver<BotNews>,
     job: Option<(Job, oneshot::Receiver<JobResult>)>,
     waiting: VecDeque<Waiting>,
     probe_at: Option<Instant>,
@@ -151,7 +151,10 @@ impl Actor {
                     Some(input) => self.input(input),
                     None => break,
                 },
-                Some(m) = self.bot_rx.recv() => self.bot_moved(m),
+                Some(news) = self.bot_rx.recv() => match news {
+                    BotNews::Moved(m) => self.bot_moved(m),
+                    BotNews::Thinking(t) => self.bot_thinking(t),
+                },
                 result = job_done(&mut self.job) => {
                     if !self.finished(result) {
                         self.evict();
@@ -320,6 +323,26 @@ impl Actor {
                 reply,
             }),
         }
+    }
+
+    /// Tells everyone at the table how far the engine has got, while it still thinks
+    /// about that position.
+    fn bot_thinking(&mut self, t: BotThinking) {
+        let Some(turn) = self.core.bot_turn() else {
+            return;
+        };
+        if (turn.game, turn.ply, turn.color) != (t.game, t.ply, t.color) {
+            return;
+        }
+        let text = super::to_text(&ServerMessage::Thinking {
+            table: self.core.id().to_string(),
+            version: self.watchers.version(),
+            color: t.color.into(),
+            depth: t.depth,
+            nodes: t.nodes,
+            ms: t.time.as_millis() as u64,
+        });
+        self.watchers.send_all(&text);
     }
 
     fn bot_moved(&mut self, m: BotMove) {

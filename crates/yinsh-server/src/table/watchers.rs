@@ -162,6 +162,13 @@ impl Watchers {
         self.subs.len() != before
     }
 
+    /// Sends `text` to everyone watching (not versioned, not kept).
+    pub(super) fn send_all(&self, text: &Arc<str>) {
+        for conn in self.subs.values() {
+            conn.send(text.clone());
+        }
+    }
+
     /// Sends `text` to every connection of `player` (not versioned, not kept).
     pub(super) fn send_to(&self, player: PlayerId, text: &Arc<str>) {
         for conn in self.subs.values().filter(|c| c.player.id == player) {

@@ -329,6 +329,9 @@ pub struct BotTurn {
     pub position: Position,
     /// The clocks, in a timed game.
     pub clocks: Option<Clocks>,
+    /// Whether the engine plays at full strength (`TableOptions::engine_full`) rather
+    /// than at a person's pace.
+    pub full: bool,
 }
 
 impl Core {
@@ -579,6 +582,7 @@ impl Core {
             ply: game.actions.len(),
             position: game.position,
             clocks: game.clocks,
+            full: game.options.engine_full,
         })
     }
 }

@@ -271,6 +271,10 @@ impl Core {
                     None => "turns off".to_owned(),
                 }
             }
+            OptionChange::Engine { full } => {
+                options.engine_full = full;
+                format!("engine {}", if full { "full" } else { "quick" })
+            }
         };
         validate_options(&options)?;
         if options.rated {
