@@ -706,25 +706,36 @@ async fn a_migration_that_cannot_make_names_unique_changes_nothing() {
     assert_eq!(applied, [1]);
 }
 
-/// A game with no actions yet, between two bots (no players needed).
-async fn empty_game(store: &Arc<dyn Store>, table: &str) -> yinsh_server::vocab::GameId {
-    let new = NewGame {
+/// A new game at `table` between two bots (no players needed).
+fn new_game(table: &str) -> NewGame {
+    NewGame {
         table_id: table.to_owned(),
         options: TableOptions::default(),
-        white: seat(None, "Engine 1", Some(1)),
+        white: seat(None, &format!("Engine 1 at {table}"), Some(1)),
         black: seat(None, "Engine 2", Some(2)),
         started_at: 1_000,
-    };
-    store.create_game(&new, None).await.unwrap()
+    }
 }
 
-/// Actions of many tables that arrive together are committed together, and one that
-/// the database refuses fails alone: the others in its batch are stored.
+/// A game with no actions yet, between two bots.
+async fn empty_game(store: &Arc<dyn Store>, table: &str) -> yinsh_server::vocab::GameId {
+    store.create_game(&new_game(table), None).await.unwrap()
+}
+
+/// Games and actions of many tables that arrive together are committed together (each
+/// game gets its own id back), and an action that the database refuses fails alone:
+/// the others in its batch are stored.
 async fn group_commit(store: Arc<dyn Store>) {
-    let mut games = Vec::new();
-    for n in 0..200 {
-        games.push(empty_game(&store, &format!("g{n}")).await);
-    }
+    // Started together: stored in a few statements.
+    let news: Vec<NewGame> = (0..200).map(|n| new_game(&format!("g{n}"))).collect();
+    let games: Vec<_> =
+        futures_util::future::join_all(news.iter().map(|g| store.create_game(g, None)))
+            .await
+            .into_iter()
+            .map(Result::unwrap)
+            .collect();
+    let distinct: std::collections::HashSet<_> = games.iter().collect();
+    assert_eq!(distinct.len(), 200);
     let first = append(0, action("e5", 2_000));
     store
         .write_game(games[7], &first, false, None)
@@ -759,6 +770,8 @@ async fn group_commit(store: Arc<dyn Store>) {
     assert_eq!(unfinished.len(), 200);
     for game in unfinished {
         let n = games.iter().position(|g| *g == game.id).unwrap();
+        // The id each table was given is its own game's.
+        assert_eq!(game.game, news[n]);
         let tokens: Vec<_> = game.actions.iter().map(|a| a.token.as_str()).collect();
         let expected = format!("a{}", n % 9 + 1);
         if n == 7 {

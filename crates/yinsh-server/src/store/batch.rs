@@ -15,20 +15,25 @@
 //! the rows whose table is still owned as the fence says (looked up, and on PostgreSQL
 //! locked against a takeover, in the same statement), and says which it inserted; the
 //! others are answered [`StoreErrorKind::Moved`].
+//!
+//! New games are gathered the same way, in a queue of their own: a tournament round, or
+//! thousands of tables starting within a second, would otherwise be a commit each, and
+//! the actions of the games already playing would wait behind them for the store.
 
+use std::collections::{HashMap, HashSet};
+use std::future::Future;
+use std::sync::Arc;
 use std::time::Duration;
 
 use sqlx::AnyPool;
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 
-use std::collections::HashSet;
-use std::sync::Arc;
+use super::{Fence, NewGame, StoreError, StoreErrorKind, StoreResult, StoredAction};
 
-use super::{Fence, StoreError, StoreErrorKind, StoreResult, StoredAction};
-
-/// At most this many actions in one statement (six parameters each, nine with a fence:
-/// far below the parameter limits of SQLite, 32,766, and PostgreSQL, 65,535).
+/// At most this many actions or games in one statement (six parameters an action, nine
+/// with a fence or for a game: far below the parameter limits of SQLite, 32,766, and
+/// PostgreSQL, 65,535).
 pub(super) const MAX_BATCH: usize = 256;
 
 /// While actions come in company, a batch gathers for this long before it is written
@@ -45,28 +50,62 @@ pub(super) struct Insert {
     pub done: oneshot::Sender<StoreResult<()>>,
 }
 
-/// The queue of actions to store.
+/// A new game to be stored (its options already in JSON), and who waits for its id.
+pub(super) struct Create {
+    pub game: NewGame,
+    pub options: String,
+    pub done: oneshot::Sender<StoreResult<i64>>,
+}
+
+/// The queues of actions and of new games to store.
 #[derive(Debug, Clone)]
 pub(super) struct Batcher {
-    tx: mpsc::UnboundedSender<Insert>,
+    actions: mpsc::UnboundedSender<Insert>,
+    games: mpsc::UnboundedSender<Create>,
 }
 
 /// Where the statements run, and how a fenced one locks the owner rows it reads
 /// (`" FOR SHARE"` on PostgreSQL: a takeover waits for the statement; nothing on
 /// SQLite, whose writers take turns).
+#[derive(Clone)]
 struct Target {
     pool: AnyPool,
     lock: &'static str,
 }
 
+/// Something written in batches.
+trait Job: Send + Sized + 'static {
+    /// Writes `batch` (emptying it) and answers each of its jobs.
+    fn write(target: &Target, batch: &mut Vec<Self>) -> impl Future<Output = ()> + Send;
+}
+
 impl Batcher {
-    /// Starts the task that writes the queued actions to `pool` (in the runtime of the
-    /// caller; it ends when the last [`Batcher`] is dropped); fenced statements read
-    /// the owner rows with `lock` appended.
+    /// Starts the tasks that write the queued actions and games to `pool` (in the
+    /// runtime of the caller; they end when the last [`Batcher`] is dropped); fenced
+    /// statements read the owner rows with `lock` appended.
     pub fn start(pool: AnyPool, lock: &'static str) -> Batcher {
-        let (tx, rx) = mpsc::unbounded_channel();
-        tokio::spawn(run(Target { pool, lock }, rx));
-        Batcher { tx }
+        let target = Target { pool, lock };
+        let (actions, rx) = mpsc::unbounded_channel();
+        tokio::spawn(run::<Insert>(target.clone(), rx));
+        let (games, rx) = mpsc::unbounded_channel();
+        tokio::spawn(run::<Create>(target, rx));
+        Batcher { actions, games }
+    }
+
+    /// Stores `game` with the next batch of new games; `None` when the writing task is
+    /// gone (its runtime ended), to be stored some other way.
+    pub fn create(
+        &self,
+        game: &NewGame,
+        options: String,
+    ) -> Option<oneshot::Receiver<StoreResult<i64>>> {
+        let (done, rx) = oneshot::channel();
+        let create = Create {
+            game: game.clone(),
+            options,
+            done,
+        };
+        self.games.send(create).ok().map(|()| rx)
     }
 
     /// Stores action `ply` of `game` with the next batch; `None` when the writing task
@@ -86,11 +125,11 @@ impl Batcher {
             fence: fence.map(|f| Arc::new(f.clone())),
             done,
         };
-        self.tx.send(insert).ok().map(|()| rx)
+        self.actions.send(insert).ok().map(|()| rx)
     }
 }
 
-async fn run(target: Target, mut rx: mpsc::UnboundedReceiver<Insert>) {
+async fn run<J: Job>(target: Target, mut rx: mpsc::UnboundedReceiver<J>) {
     let mut batch = Vec::with_capacity(MAX_BATCH);
     // Whether actions come in company: the last batch held several, or more came
     // while it was written.
@@ -109,13 +148,19 @@ async fn run(target: Target, mut rx: mpsc::UnboundedReceiver<Insert>) {
             }
         }
         let several = batch.len() > 1;
-        write(&target, &mut batch).await;
+        J::write(&target, &mut batch).await;
         busy = several || !rx.is_empty();
     }
 }
 
+impl Job for Insert {
+    async fn write(target: &Target, batch: &mut Vec<Insert>) {
+        write_actions(target, batch).await
+    }
+}
+
 /// Writes `batch` (emptying it) and answers each of its actions.
-async fn write(target: &Target, batch: &mut Vec<Insert>) {
+async fn write_actions(target: &Target, batch: &mut Vec<Insert>) {
     match insert_all(target, batch).await {
         Ok(refused) => {
             for (i, insert) in batch.drain(..).enumerate() {
@@ -204,7 +249,7 @@ fn fenced_statement(rows: usize, lock: &str) -> String {
     sql
 }
 
-type Query<'q> = sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments<'q>>;
+pub(super) type Query<'q> = sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments<'q>>;
 
 /// `query` with the six columns of `insert`'s action bound next.
 fn bind_action<'q>(query: Query<'q>, insert: &'q Insert) -> Query<'q> {
@@ -254,6 +299,102 @@ async fn insert_all(target: &Target, batch: &[Insert]) -> Result<HashSet<usize>,
         .collect())
 }
 
+impl Job for Create {
+    async fn write(target: &Target, batch: &mut Vec<Create>) {
+        // The ids come back by table: a second new game of a table in the same batch
+        // (a table starts one game at a time, so this is only a safeguard) waits for
+        // the next statement.
+        while !batch.is_empty() {
+            let mut tables = HashSet::new();
+            let (now, later): (Vec<Create>, Vec<Create>) = batch
+                .drain(..)
+                .partition(|c| tables.insert(c.game.table_id.clone()));
+            *batch = later;
+            create_games(target, now).await;
+        }
+    }
+}
+
+/// Stores `games` (each of another table) and answers each with its id.
+async fn create_games(target: &Target, games: Vec<Create>) {
+    let id = |ids: &mut HashMap<String, i64>, c: &Create| {
+        ids.remove(&c.game.table_id)
+            .ok_or_else(|| StoreError::corrupt("a new game's id did not come back"))
+    };
+    match create_all(target, &games).await {
+        Ok(mut ids) => {
+            for c in games {
+                let result = id(&mut ids, &c);
+                let _ = c.done.send(result);
+            }
+        }
+        // As for actions: a row the database refuses is found by trying each alone.
+        Err(e) if games.len() > 1 && e.kind != StoreErrorKind::Unavailable => {
+            for c in games {
+                let result = create_all(target, std::slice::from_ref(&c))
+                    .await
+                    .and_then(|mut ids| id(&mut ids, &c));
+                let _ = c.done.send(result);
+            }
+        }
+        Err(e) => {
+            for c in games {
+                let _ = c.done.send(Err(e.clone()));
+            }
+        }
+    }
+}
+
+/// The statement that inserts `rows` new games and gives back the id and table of each.
+pub(super) fn game_statement(rows: usize) -> String {
+    let mut sql = String::with_capacity(200 + rows * 60);
+    sql.push_str(
+        "INSERT INTO games (table_id, options, white_id, white_name, white_bot, \
+         black_id, black_name, black_bot, started_at) VALUES ",
+    );
+    for row in 0..rows {
+        if row > 0 {
+            sql.push_str(", ");
+        }
+        let params: Vec<String> = (1..=9).map(|c| format!("${}", row * 9 + c)).collect();
+        sql.push('(');
+        sql.push_str(&params.join(", "));
+        sql.push(')');
+    }
+    sql.push_str(" RETURNING id, table_id");
+    sql
+}
+
+/// `query` with the nine columns of `game` (its options in JSON) bound next.
+pub(super) fn bind_game<'q>(query: Query<'q>, game: &'q NewGame, options: &'q str) -> Query<'q> {
+    query
+        .bind(game.table_id.as_str())
+        .bind(options)
+        .bind(game.white.player_id.map(|p| p.0))
+        .bind(game.white.name.as_str())
+        .bind(game.white.bot.map(|l| i64::from(l.get())))
+        .bind(game.black.player_id.map(|p| p.0))
+        .bind(game.black.name.as_str())
+        .bind(game.black.bot.map(|l| i64::from(l.get())))
+        .bind(game.started_at)
+}
+
+/// Inserts every game of `games` (each of another table) in one statement: their ids
+/// by table.
+async fn create_all(target: &Target, games: &[Create]) -> StoreResult<HashMap<String, i64>> {
+    let sql = game_statement(games.len());
+    let mut query = sqlx::query(&sql);
+    for c in games {
+        query = bind_game(query, &c.game, &c.options);
+    }
+    let mut ids = HashMap::with_capacity(games.len());
+    for row in query.fetch_all(&target.pool).await? {
+        use sqlx::Row;
+        ids.insert(row.try_get("table_id")?, row.try_get("id")?);
+    }
+    Ok(ids)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -274,5 +415,12 @@ mod tests {
         assert!(sql.contains("(CAST($10 AS BIGINT), CAST($11 AS BIGINT), CAST($12 AS TEXT)"));
         assert!(sql.contains("AND o.incarnation = v.column9 FOR SHARE) RETURNING"));
         assert!(fenced_statement(MAX_BATCH, "").contains("CAST($2304 AS BIGINT))"));
+    }
+
+    #[test]
+    fn a_game_statement_numbers_nine_parameters_a_row() {
+        let sql = game_statement(2);
+        assert!(sql.ends_with("VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9), ($10, $11, $12, $13, $14, $15, $16, $17, $18) RETURNING id, table_id"), "{sql}");
+        assert!(game_statement(MAX_BATCH).contains("$2304) RETURNING"));
     }
 }

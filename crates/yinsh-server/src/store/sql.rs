@@ -957,20 +957,18 @@ impl Store for SqlStore {
         Box::pin(async move {
             let options = serde_json::to_string(&game.options)
                 .map_err(|e| StoreError::corrupt(format!("table options: {e}")))?;
-            let query = sqlx::query(
-                "INSERT INTO games (table_id, options, white_id, white_name, white_bot, \
-                 black_id, black_name, black_bot, started_at) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id",
-            )
-            .bind(&game.table_id)
-            .bind(options)
-            .bind(game.white.player_id.map(|p| p.0))
-            .bind(&game.white.name)
-            .bind(game.white.bot.map(|l| i64::from(l.get())))
-            .bind(game.black.player_id.map(|p| p.0))
-            .bind(&game.black.name)
-            .bind(game.black.bot.map(|l| i64::from(l.get())))
-            .bind(game.started_at);
+            // A game without a fence (a lone server) is stored with the others that
+            // start meanwhile, in one statement ([`super::batch`]).
+            if fence.is_none() {
+                if let Some(done) = self.batcher.create(game, options.clone()) {
+                    let id = done.await.unwrap_or_else(|_| {
+                        Err(StoreError::unavailable("the store's writer ended"))
+                    })?;
+                    return Ok(GameId(id));
+                }
+            }
+            let sql = super::batch::game_statement(1);
+            let query = super::batch::bind_game(sqlx::query(&sql), game, &options);
             let row = match fence {
                 None => query.fetch_one(&self.pool).await?,
                 Some(_) => {
