@@ -4,7 +4,8 @@
 //! Each game has two players and optional spectators, each on its own connection.
 //! White creates a table, both sit down, white starts; whenever it is a player's turn
 //! they think for a while and send a random legal action; a finished game is started
-//! again until the time is up. A round trip is the time from sending an action to
+//! again until the time is up; then the players' connections close together, once
+//! every last action is answered. A round trip is the time from sending an action to
 //! receiving its acknowledgement (`reply`); a spectator's latency is the time from the
 //! player sending the action to the spectator receiving it. `yinsh loadtest` prints
 //! the [`LoadReport`].
@@ -28,6 +29,11 @@ use crate::protocol::{
 
 /// How long spectators keep watching after the players stop acting.
 const SPECTATOR_GRACE: Duration = Duration::from_secs(1);
+
+/// At the end of a run the players' connections close together once every player's
+/// last action is answered (so that no round trip is measured against thousands of
+/// connections closing), but wait no longer than this for the last.
+const QUIET_WAIT: Duration = Duration::from_secs(30);
 
 /// What to run.
 #[derive(Debug, Clone)]
@@ -196,9 +202,35 @@ struct Shared {
     sent: Mutex<HashMap<(String, usize), Instant>>,
     /// Game id → (action number, token), in the order the replies came.
     acknowledged: Mutex<HashMap<i64, Vec<(usize, String)>>>,
+    /// Players still playing (their last action not yet answered).
+    playing: AtomicU64,
+    /// Told when the last player is done.
+    all_done: tokio::sync::Notify,
 }
 
 impl Shared {
+    /// A player is done (or never began).
+    fn player_done(&self) {
+        if self.playing.fetch_sub(1, Ordering::AcqRel) == 1 {
+            self.all_done.notify_waiters();
+        }
+    }
+
+    /// Waits until every player is done (at most [`QUIET_WAIT`]).
+    async fn all_players_done(&self) {
+        let wait = async {
+            loop {
+                // Made before looking, so that the last one's notice is not missed.
+                let notified = self.all_done.notified();
+                if self.playing.load(Ordering::Acquire) == 0 {
+                    return;
+                }
+                notified.await;
+            }
+        };
+        let _ = tokio::time::timeout(QUIET_WAIT, wait).await;
+    }
+
     fn error(&self, text: String) {
         self.errors.fetch_add(1, Ordering::Relaxed);
         let mut samples = self.error_samples.lock().unwrap_or_else(|e| e.into_inner());
@@ -353,6 +385,9 @@ pub async fn run(
         .await
         .with_context(|| format!("no server answers at {}", config.addr))?;
     let shared = Arc::new(Shared::default());
+    shared
+        .playing
+        .store(config.games as u64 * 2, Ordering::Relaxed);
     let start = Instant::now();
     let connect_gate = Arc::new(Semaphore::new(config.connect_parallel.max(1)));
     // Everyone starts playing together once all are connected and seated.
@@ -511,7 +546,10 @@ impl PlayerTask {
                 p.start_game().await;
                 p.play().await;
             }
-            Err(e) => self.shared.error(format!("white's setup: {e:#}")),
+            Err(e) => {
+                self.shared.error(format!("white's setup: {e:#}"));
+                self.shared.player_done();
+            }
         }
     }
 
@@ -557,7 +595,10 @@ impl PlayerTask {
                 p.next_id = 3;
                 p.play().await;
             }
-            Err(e) => self.shared.error(format!("black's setup: {e:#}")),
+            Err(e) => {
+                self.shared.error(format!("black's setup: {e:#}"));
+                self.shared.player_done();
+            }
         }
     }
 
@@ -767,10 +808,13 @@ impl Playing {
                 Ok(m) => self.handle(m).await,
                 Err(e) => {
                     self.shared().error(format!("a player's connection: {e:#}"));
+                    self.shared().player_done();
                     return;
                 }
             }
         }
+        self.shared().player_done();
+        self.shared().all_players_done().await;
         let _ = self.ws.close(None).await;
     }
 

@@ -62,7 +62,10 @@ pub fn run(args: &LoadtestArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         connect_parallel: args.connect_parallel,
         warmup: Duration::from_secs(args.warmup),
     };
-    let runtime = tokio::runtime::Builder::new_multi_thread()
+    // One thread: the load generator usually shares its machine with the server it
+    // measures, and one busy thread of its own disturbs the server less than two
+    // (about half a core at 9,000 games; docs/performance.md).
+    let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .context("cannot start the async runtime")?;
