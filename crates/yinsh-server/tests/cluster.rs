@@ -524,3 +524,27 @@ async fn players_at_different_nodes_meet() {
         online_soon(server, 2).await;
     }
 }
+
+/// A node whose lease ran out while it lived on (frozen, or cut off from the database a
+/// while) is forgotten by the others — its players, tables and seeks — and once it
+/// renews again, they ask it for all of them again.
+#[tokio::test]
+async fn a_node_back_from_a_lapsed_lease_is_heard_again() {
+    let Some(url) = postgres_database("lapsed").await else {
+        return;
+    };
+    let local: Arc<dyn Bus> = Arc::new(LocalBus::new());
+    let a = TestServer::on(&url, node("la", &local).await).await;
+    let b = TestServer::on(&url, node("lb", &local).await).await;
+    let _ann = a.client().await;
+    let _bob = b.client().await;
+    for server in [&a, &b] {
+        online_soon(server, 2).await;
+    }
+    // Node b stops renewing: after its lease (5 s) node a forgets who was there.
+    b.node.as_ref().unwrap().halt();
+    online_soon(&a, 1).await;
+    // It renews again: node a asks it, and counts its player again.
+    b.node.as_ref().unwrap().resume();
+    online_soon(&a, 2).await;
+}

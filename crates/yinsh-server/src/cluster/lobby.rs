@@ -98,10 +98,24 @@ async fn say(bus: &dyn Bus, channel: &str, note: &Note) -> Result<(), BusError> 
     bus.publish(channel, &payload).await
 }
 
+/// Asks node `of` to tell node `node` (in its run `boot`) all it has: its tables,
+/// players and seeks (a node that forgot them when `of`'s lease ran out).
+pub async fn ask(bus: &dyn Bus, node: &str, boot: u64, of: &str) -> Result<(), BusError> {
+    let hello = Note::Hello {
+        node: node.to_owned(),
+        boot,
+    };
+    say(bus, &node_channel(of), &hello).await
+}
+
 /// What a node tells the others of its own.
 enum Own {
     Table(Change),
     Presence(Presence),
+    /// All of it, to the node that said hello.
+    All {
+        to: String,
+    },
 }
 
 /// Joins the lobby of the cluster on `bus` as node `node`: from now on `lobby` lists
@@ -121,18 +135,36 @@ pub async fn join(
         .await?;
     let (tx, mut changes) = mpsc::unbounded_channel();
     let (presence_tx, mut presence) = mpsc::unbounded_channel();
+    let (answer_tx, mut answers) = mpsc::unbounded_channel();
     lobby.set_outbox(tx);
-    // This node's changes, in order, to everyone.
+    // This node's changes, in order, to everyone; and the answers to hellos in the same
+    // order: an answer (all there is as it is said) said after a change it already
+    // holds is harmless, but one said before would undo it where it is heard.
     let (out_bus, out_node) = (bus.clone(), node.clone());
+    let (out_lobby, out_online) = (lobby.clone(), online.clone());
     tokio::spawn(async move {
         loop {
             // Tables and players, each in the order they changed.
             let own = tokio::select! {
                 Some(change) = changes.recv() => Own::Table(change),
                 Some(change) = presence.recv() => Own::Presence(change),
+                Some(to) = answers.recv() => Own::All { to },
                 else => break,
             };
             let note = match own {
+                Own::All { to } => {
+                    let all = Note::Tables {
+                        node: out_node.clone(),
+                        tables: out_lobby.local_list(),
+                        players: out_online.here(),
+                        seeks: out_lobby.local_seeks(),
+                        boot,
+                    };
+                    if let Err(e) = say(out_bus.as_ref(), &node_channel(&to), &all).await {
+                        tracing::warn!("cannot answer a node's hello: {e}");
+                    }
+                    continue;
+                }
                 Own::Presence(Presence::Came(player)) => Note::Presence {
                     node: out_node.clone(),
                     player,
@@ -208,16 +240,7 @@ pub async fn join(
                     if let Some(router) = &router {
                         router.booted(&from, theirs);
                     }
-                    let tables = Note::Tables {
-                        node: node.clone(),
-                        tables: lobby.local_list(),
-                        players: online.here(),
-                        seeks: lobby.local_seeks(),
-                        boot,
-                    };
-                    if let Err(e) = say(bus.as_ref(), &node_channel(&from), &tables).await {
-                        tracing::warn!("cannot answer a node's hello: {e}");
-                    }
+                    let _ = answer_tx.send(from);
                 }
                 Note::Tables {
                     node: from,

@@ -545,17 +545,38 @@ impl Router {
 
     /// Drops the relays of nodes whose lease ran out: they died, and their connections
     /// with them — or they were cut off from the database for a while and live on, so
-    /// their connections are told to close and resynchronise. (This node's connections
+    /// their connections are told to close and resynchronise. The lobby and the players
+    /// online forget them too, and ask them for everything again should they renew. (This node's connections
     /// that watch their tables are cut off once the tables move, [`Router::look`]: cut
     /// off now, they would come back before another node has the tables.)
     async fn forget_dead(&self, ctx: &Ctx) {
         let Ok(alive) = ctx.store.live_nodes().await else {
             return;
         };
+        let before: HashSet<String> = self
+            .alive
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
+            .cloned()
+            .collect();
         self.set_alive(alive.clone());
         let alive: HashSet<String> = alive.into_iter().collect();
         ctx.lobby.keep_nodes(&alive);
         ctx.online.keep_nodes(&alive);
+        // A node alive again (its lease had run out: it was frozen or cut off from the
+        // database a while) or new: what this node forgot of it — its tables, players
+        // and seeks — it asks for again.
+        for node in alive
+            .iter()
+            .filter(|n| **n != self.node && !before.contains(*n))
+        {
+            tracing::info!(node, "a node is alive (again): asking it for its tables");
+            if let Err(e) = super::lobby::ask(self.bus.as_ref(), &self.node, self.boot, node).await
+            {
+                tracing::warn!(node, "cannot ask a node for its tables: {e}");
+            }
+        }
         let mut state = self.state();
         let mut known: HashSet<String> = state.heard.keys().cloned().collect();
         known.extend(state.relays.keys().map(|k| k.node.clone()));
