@@ -1040,3 +1040,33 @@ async fn postgres_leases() {
     };
     leases(yinsh_server::store::open(&url).await.unwrap()).await;
 }
+
+/// A transaction that reads before it writes (registering reads the session, then
+/// writes the player) waits for the write lock another connection holds a moment — as
+/// SQLite's log checkpointer does for an instant — instead of failing at once with
+/// "database is locked".
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_writes_wait_for_a_lock_held_a_moment_elsewhere() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}?mode=rwc", dir.path().join("l.db").display());
+    let store = yinsh_server::store::open(&url).await.unwrap();
+    store.create_guest("h-ines", "InesGuest").await.unwrap();
+    let other = sqlx::SqlitePool::connect(&url).await.unwrap();
+    let mut holder = other.acquire().await.unwrap();
+    sqlx::raw_sql("BEGIN IMMEDIATE")
+        .execute(&mut *holder)
+        .await
+        .unwrap();
+    let register = tokio::spawn(async move {
+        let account = yinsh_server::store::NewAccount {
+            name: "Ines".to_owned(),
+            skeleton: yinsh_server::account::skeleton("Ines"),
+            password_hash: "$argon2id$not-checked-here".to_owned(),
+        };
+        store.register("h-ines", &account).await
+    });
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    sqlx::raw_sql("COMMIT").execute(&mut *holder).await.unwrap();
+    let registered = register.await.unwrap();
+    assert!(registered.is_ok(), "{registered:?}");
+}

@@ -51,6 +51,19 @@ impl Backend {
         }
     }
 
+    /// The statement that begins a transaction. On SQLite a transaction that reads
+    /// before it writes takes the write lock at its `BEGIN`: one begun deferred takes
+    /// it at its first write, and SQLite refuses that at once (`database is locked`, no
+    /// busy wait) should another connection hold the lock that moment — as the log's
+    /// checkpointer does for an instant while it reads the log's header as a commit
+    /// changes it.
+    fn begin(self) -> &'static str {
+        match self {
+            Backend::Sqlite => "BEGIN IMMEDIATE",
+            Backend::Postgres => "BEGIN",
+        }
+    }
+
     /// What a fenced write appends to its read of the owner row: on PostgreSQL a lock
     /// that makes a takeover of the table wait until the write's transaction ends;
     /// SQLite's writers take turns anyway.
@@ -569,7 +582,7 @@ impl Store for SqlStore {
     fn create_guest<'a>(&'a self, token_hash: &'a str, name: &'a str) -> StoreFuture<'a, Player> {
         Box::pin(async move {
             let now = crate::now_ms();
-            let mut tx = self.pool.begin().await?;
+            let mut tx = self.pool.begin_with(self.backend.begin()).await?;
             let id: i64 =
                 sqlx::query("INSERT INTO players (name, created_at) VALUES ($1, $2) RETURNING id")
                     .bind(name)
@@ -600,7 +613,7 @@ impl Store for SqlStore {
         new_hash: &'a str,
     ) -> StoreFuture<'a, Option<Player>> {
         Box::pin(async move {
-            let mut tx = self.pool.begin().await?;
+            let mut tx = self.pool.begin_with(self.backend.begin()).await?;
             // Deleting first claims the old session: of two rotations at once, the
             // second deletes nothing (PostgreSQL makes it wait for the first to commit;
             // SQLite has one writer at a time).
@@ -636,7 +649,7 @@ impl Store for SqlStore {
         account: &'a NewAccount,
     ) -> StoreFuture<'a, Registration> {
         Box::pin(async move {
-            let mut tx = self.pool.begin().await?;
+            let mut tx = self.pool.begin_with(self.backend.begin()).await?;
             let Some(row) = sqlx::query(
                 "SELECT p.id, p.password_hash FROM sessions s JOIN players p \
                  ON p.id = s.player_id WHERE s.token_hash = $1",
@@ -744,7 +757,7 @@ impl Store for SqlStore {
 
     fn end_sessions<'a>(&'a self, player: PlayerId, hashes: &'a [String]) -> StoreFuture<'a, u64> {
         Box::pin(async move {
-            let mut tx = self.pool.begin().await?;
+            let mut tx = self.pool.begin_with(self.backend.begin()).await?;
             let mut ended = 0;
             for hash in hashes {
                 ended +=
@@ -769,7 +782,7 @@ impl Store for SqlStore {
         Box::pin(async move {
             let options = serde_json::to_string(&game.options)
                 .map_err(|e| StoreError::corrupt(format!("table options: {e}")))?;
-            let mut tx = self.pool.begin().await?;
+            let mut tx = self.pool.begin_with(self.backend.begin()).await?;
             let id: i64 = sqlx::query_scalar(
                 "INSERT INTO games (table_id, options, white_id, white_name, white_bot, \
                  black_id, black_name, black_bot, started_at) \
@@ -972,7 +985,7 @@ impl Store for SqlStore {
             let row = match fence {
                 None => query.fetch_one(&self.pool).await?,
                 Some(_) => {
-                    let mut tx = self.pool.begin().await?;
+                    let mut tx = self.pool.begin_with(self.backend.begin()).await?;
                     let row = query.fetch_one(&mut *tx).await?;
                     check_fence(&mut tx, fence, self.backend.share_lock()).await?;
                     tx.commit().await?;
@@ -1006,7 +1019,7 @@ impl Store for SqlStore {
                         Err(StoreError::unavailable("the store's writer ended"))
                     })?,
                     None => {
-                        let mut tx = self.pool.begin().await?;
+                        let mut tx = self.pool.begin_with(self.backend.begin()).await?;
                         insert_action(id, *ply, action).execute(&mut *tx).await?;
                         check_fence(&mut tx, fence, lock).await?;
                         tx.commit().await?;
@@ -1017,7 +1030,7 @@ impl Store for SqlStore {
                     action,
                     result: Some(result),
                 } => {
-                    let mut tx = self.pool.begin().await?;
+                    let mut tx = self.pool.begin_with(self.backend.begin()).await?;
                     if log {
                         insert_action(id, *ply, action).execute(&mut *tx).await?;
                         rated = self.finish_and_rate(&mut tx, id, result).await?;
@@ -1028,7 +1041,7 @@ impl Store for SqlStore {
                     tx.commit().await?;
                 }
                 GameWrite::Takeback { keep, takebacks } => {
-                    let mut tx = self.pool.begin().await?;
+                    let mut tx = self.pool.begin_with(self.backend.begin()).await?;
                     sqlx::query("DELETE FROM actions WHERE game_id = $1 AND ply >= $2")
                         .bind(id)
                         .bind(i64::from(*keep))
@@ -1047,13 +1060,13 @@ impl Store for SqlStore {
                     tx.commit().await?;
                 }
                 GameWrite::Result(result) if log => {
-                    let mut tx = self.pool.begin().await?;
+                    let mut tx = self.pool.begin_with(self.backend.begin()).await?;
                     rated = self.finish_and_rate(&mut tx, id, result).await?;
                     check_fence(&mut tx, fence, lock).await?;
                     tx.commit().await?;
                 }
                 GameWrite::Result(_) | GameWrite::Abort => {
-                    let mut tx = self.pool.begin().await?;
+                    let mut tx = self.pool.begin_with(self.backend.begin()).await?;
                     delete_game(&mut tx, id).await?;
                     check_fence(&mut tx, fence, lock).await?;
                     tx.commit().await?;
@@ -1266,7 +1279,7 @@ impl Store for SqlStore {
 
     fn request_analysis(&self, game: GameId, now: i64) -> StoreFuture<'_, Option<AnalysisJob>> {
         Box::pin(async move {
-            let mut tx = self.pool.begin().await?;
+            let mut tx = self.pool.begin_with(self.backend.begin()).await?;
             let archived = sqlx::query(
                 "SELECT id, options FROM games WHERE id = $1 AND finished_at IS NOT NULL",
             )
@@ -1327,7 +1340,7 @@ impl Store for SqlStore {
                 Backend::Sqlite => "",
             };
             loop {
-                let mut tx = self.pool.begin().await?;
+                let mut tx = self.pool.begin_with(self.backend.begin()).await?;
                 let row = sqlx::query(&format!(
                     "SELECT {JOB_COLUMNS} FROM analysis_jobs \
                      WHERE state = $1 OR (state = $2 AND lease_until < $3) \
@@ -1629,7 +1642,7 @@ impl Store for SqlStore {
             };
             // One transaction: the rows are chosen (and, on PostgreSQL, locked), then
             // given to `node`.
-            let mut tx = self.pool.begin().await?;
+            let mut tx = self.pool.begin_with(self.backend.begin()).await?;
             let sql = format!(
                 "SELECT o.table_id, o.node_id, o.incarnation FROM table_owners o \
                  WHERE (o.node_id <> $1 AND NOT EXISTS ( \
