@@ -247,13 +247,24 @@ impl Server {
     /// clocks.
     pub async fn new(store: Arc<dyn Store>, config: Config) -> anyhow::Result<Server> {
         let epoch = epoch();
-        // A node of a cluster talks to the others over the bus.
-        let bus = config.node_id.as_ref().map(|_| {
-            config
-                .bus
-                .clone()
-                .unwrap_or_else(|| Arc::new(cluster::bus::LocalBus::new()))
-        });
+        // A node of a cluster talks to the others over the bus, on the channels of its
+        // cluster (the one on its database: others may share the bus).
+        let bus = match config.node_id {
+            None => None,
+            Some(_) => {
+                let bus = config
+                    .bus
+                    .clone()
+                    .unwrap_or_else(|| Arc::new(cluster::bus::LocalBus::new()));
+                let mut fresh = [0u8; 6];
+                getrandom::getrandom(&mut fresh).expect("the system's random source works");
+                let fresh: String = fresh.iter().map(|b| format!("{b:02x}")).collect();
+                let cluster = store.cluster_id(&fresh).await?;
+                let bus: Arc<dyn cluster::bus::Bus> =
+                    Arc::new(cluster::bus::Prefixed::new(bus, &cluster));
+                Some(bus)
+            }
+        };
         let router = config
             .node_id
             .as_deref()

@@ -870,6 +870,9 @@ fn owned(owners: &[yinsh_server::store::TableOwner]) -> Vec<(&str, &str, i64)> {
 /// ran out.
 async fn leases(store: Arc<dyn Store>) {
     const MINUTE: i64 = 60_000;
+    // The first node to start sets the cluster's id; the others get that one.
+    assert_eq!(store.cluster_id("c0ffee").await.unwrap(), "c0ffee");
+    assert_eq!(store.cluster_id("beef00").await.unwrap(), "c0ffee");
     store.renew_node("a", MINUTE).await.unwrap();
     store.renew_node("b", MINUTE).await.unwrap();
     assert!(store.claim_table("t1", "a").await.unwrap());

@@ -144,6 +144,43 @@ impl Bus for LocalBus {
     }
 }
 
+/// The channels of one cluster on a bus that others may share: every channel name gets
+/// the cluster's prefix (`yinsh:<cluster id>:`). Redis pub/sub has one space of channel
+/// names for the whole server, whatever database a connection selects, so two clusters
+/// on one Redis would otherwise hear each other's lobbies. Deliveries name the channel
+/// as the bus knows it, prefix included.
+pub struct Prefixed {
+    inner: Arc<dyn Bus>,
+    prefix: String,
+}
+
+impl Prefixed {
+    /// The channels of cluster `cluster` on `inner`.
+    pub fn new(inner: Arc<dyn Bus>, cluster: &str) -> Prefixed {
+        Prefixed {
+            inner,
+            prefix: format!("yinsh:{cluster}:"),
+        }
+    }
+
+    fn name(&self, channel: &str) -> String {
+        format!("{}{channel}", self.prefix)
+    }
+}
+
+impl Bus for Prefixed {
+    fn publish<'a>(&'a self, channel: &'a str, payload: &'a [u8]) -> BusFuture<'a, ()> {
+        Box::pin(async move { self.inner.publish(&self.name(channel), payload).await })
+    }
+
+    fn subscribe<'a>(&'a self, channels: &'a [String]) -> BusFuture<'a, Subscription> {
+        Box::pin(async move {
+            let names: Vec<String> = channels.iter().map(|c| self.name(c)).collect();
+            self.inner.subscribe(&names).await
+        })
+    }
+}
+
 /// Redis pub/sub (`redis://host:port`): a cluster's bus.
 ///
 /// Publishing goes over one multiplexed connection (made again after a failure);
@@ -300,6 +337,24 @@ mod tests {
         assert_eq!(text(a.next().await), "y:4");
         assert_eq!(text(b.next().await), "y:2");
         assert_eq!(text(b.next().await), "y:4");
+    }
+
+    #[tokio::test]
+    async fn clusters_sharing_a_bus_hear_only_their_own_channels() {
+        let shared: Arc<dyn Bus> = Arc::new(LocalBus::new());
+        let (one, two) = (
+            Prefixed::new(shared.clone(), "one"),
+            Prefixed::new(shared.clone(), "two"),
+        );
+        let mut at_one = one.subscribe(&["lobby".into()]).await.unwrap();
+        let mut at_two = two.subscribe(&["lobby".into()]).await.unwrap();
+        one.publish("lobby", b"1").await.unwrap();
+        two.publish("lobby", b"2").await.unwrap();
+        assert_eq!(text(at_one.next().await), "yinsh:one:lobby:1");
+        assert_eq!(text(at_two.next().await), "yinsh:two:lobby:2");
+        // Nothing else came.
+        one.publish("lobby", b"3").await.unwrap();
+        assert_eq!(text(at_one.next().await), "yinsh:one:lobby:3");
     }
 
     #[tokio::test]

@@ -1,7 +1,8 @@
 //! The lobby across nodes: every node announces its tables over the bus, and lists the
 //! tables the others announce.
 //!
-//! Channels: `yinsh:lobby` (every node hears it) and `yinsh:node:<id>` (one node's). A
+//! Channels: `lobby` (every node hears it) and `node:<id>` (one node's), prefixed with
+//! the cluster's id on the bus ([`super::bus::Prefixed`]). A
 //! node starting, or one that missed messages (a [`Delivery::Gap`]), says `hello` on
 //! the lobby channel; every other node answers on the new node's channel with all its
 //! tables, which replace whatever was listed for it.
@@ -19,11 +20,11 @@ use crate::protocol::{SeekView, TableSummary};
 use crate::store::Player;
 
 /// The channel every node hears.
-pub const LOBBY: &str = "yinsh:lobby";
+pub const LOBBY: &str = "lobby";
 
 /// The channel of node `id`.
 pub fn node_channel(id: &str) -> String {
-    format!("yinsh:node:{id}")
+    format!("node:{id}")
 }
 
 /// What nodes tell each other of their tables.

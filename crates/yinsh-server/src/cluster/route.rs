@@ -10,8 +10,8 @@
 //! connection's node, which hands it to the connection. So a reply never overtakes the
 //! events before it, and events reach every watcher on every node in order.
 //!
-//! Each node has one channel, `yinsh:route:<id>`, and one *uplink* task per node it
-//! sends to: the items queued meanwhile go out as one numbered packet. A receiver that
+//! Each node has one channel, `route:<id>` (prefixed with the cluster's id), and one
+//! *uplink* task per node it sends to: the items queued meanwhile go out as one numbered packet. A receiver that
 //! finds a number missing (a packet lost: Redis cut a subscriber, the bus was down), a
 //! sender that restarted, a [`Delivery::Gap`], or a node whose lease ran out, *resets*
 //! what it shares with that node: its connections that watch tables there are cut off,
@@ -40,7 +40,7 @@ use crate::{Config, Ctx};
 
 /// The channel of node `id` for routed requests and their answers.
 pub fn route_channel(id: &str) -> String {
-    format!("yinsh:route:{id}")
+    format!("route:{id}")
 }
 
 /// Items in one packet at most (the rest go in the next).

@@ -914,6 +914,13 @@ pub trait Store: Send + Sync + 'static {
         })
     }
 
+    /// The id of the cluster on this database: `fresh` if no node has set one yet (it
+    /// then is), else the one set first.
+    fn cluster_id<'a>(&'a self, fresh: &'a str) -> StoreFuture<'a, String> {
+        let _ = fresh;
+        cluster_default()
+    }
+
     /// Renews the lease of cluster node `node`: it holds for `ttl_ms` from now, by the
     /// database's clock.
     fn renew_node<'a>(&'a self, node: &'a str, ttl_ms: i64) -> StoreFuture<'a, ()> {

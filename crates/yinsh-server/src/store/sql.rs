@@ -1563,6 +1563,23 @@ impl Store for SqlStore {
         })
     }
 
+    fn cluster_id<'a>(&'a self, fresh: &'a str) -> StoreFuture<'a, String> {
+        Box::pin(async move {
+            sqlx::query(
+                "INSERT INTO cluster_settings (name, value) VALUES ('id', $1) \
+                 ON CONFLICT (name) DO NOTHING",
+            )
+            .bind(fresh)
+            .execute(&self.pool)
+            .await?;
+            let id: String =
+                sqlx::query_scalar("SELECT value FROM cluster_settings WHERE name = 'id'")
+                    .fetch_one(&self.pool)
+                    .await?;
+            Ok(id)
+        })
+    }
+
     fn live_nodes(&self) -> StoreFuture<'_, Vec<String>> {
         Box::pin(async move {
             let sql = format!(
