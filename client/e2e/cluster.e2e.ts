@@ -2,14 +2,26 @@
 // Redis, three nodes of this binary and HAProxy in front. Two people whose pages are
 // served by different nodes see each other online, click the same clock and meet at
 // one table (the meeting node pairs their seeks), and play there (one of them through
-// the routing to the table's node); a third comes in through the proxy and watches.
+// the routing to the table's node); a third comes in through the proxy and watches,
+// its connection moved to the table's node (`/ws?node=`, which HAProxy routes on).
 // Screenshots at a laptop's and a phone's size go to test-results/screenshots/.
 
 import { expect, test } from "@playwright/test";
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { expectNoPageErrors, expectNoSidewaysScroll, haproxyPath, newPlayer, playFirstRings, screenshot } from "./helpers";
+import {
+  colorOf,
+  expectMyTurn,
+  expectNoPageErrors,
+  expectNoSidewaysScroll,
+  haproxyPath,
+  hit,
+  newPlayer,
+  playFirstRings,
+  pointsWith,
+  screenshot,
+} from "./helpers";
 
 const haproxy = haproxyPath();
 
@@ -69,8 +81,26 @@ test("players on different nodes meet by quick pairing and play; a spectator com
 
   // A third person, through the proxy, finds the table in the lobby and watches it.
   const c = await newPlayer(browser, { baseURL: site, viewport: { width: 1366, height: 768 } });
+  // The node serving the spectator's connection (its last `welcome`), and the one that
+  // runs the table (its snapshot).
+  const seen = { servedBy: "", runs: "" };
+  c.page.on("websocket", (ws) =>
+    ws.on("framereceived", ({ payload }) => {
+      const msg = JSON.parse(String(payload)) as { type: string; node?: string; table?: { id: string; node?: string } };
+      if (msg.type === "welcome") seen.servedBy = msg.node ?? "";
+      if (msg.type === "snapshot" && msg.table?.id === table) seen.runs = msg.table.node ?? "";
+    }),
+  );
   await c.page.goto(`${site}/#/table/${table}`);
   await expect(c.page.locator('[data-testid="moves"] .act')).toHaveCount(2);
+  // Its connection is at the table's node now (where the proxy put it first, or moved
+  // there), and the game goes on for it.
+  await expect.poll(() => seen.runs !== "" && seen.servedBy === seen.runs, { timeout: 10_000 }).toBe(true);
+  const white = (await colorOf(a.page)) === "white" ? a.page : b.page;
+  await expectMyTurn(white, "place");
+  const [point] = await pointsWith(white, "target");
+  await hit(white, point).click();
+  await expect(c.page.locator('[data-testid="moves"] .act')).toHaveCount(3);
   await screenshot(c.page, "cluster-spectator-1366x768");
   expectNoPageErrors(a, b, c);
   await Promise.all([a.close(), b.close(), c.close()]);

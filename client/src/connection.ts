@@ -1,5 +1,6 @@
 // The WebSocket connection to the server: requests with ids and their answers,
-// automatic reconnection, and resuming every open table from the last event seen.
+// automatic reconnection, and resuming every open table from the last event seen; in a
+// cluster, the connection follows its tables to the node that runs them.
 // The analysis board's live engine search is asked for again after a reconnect.
 
 import { t } from "./i18n";
@@ -65,6 +66,8 @@ interface OpenTable {
   listener: TableListener;
   epoch?: number;
   version?: number;
+  /** The node of a cluster that runs it (from its snapshot). */
+  node?: string;
 }
 
 /** The refusal of a request made while the connection is down. */
@@ -102,6 +105,15 @@ export class Connection {
   // ---- analysis board ----
   /** The live engine's search this connection asked for (one at a time, as the server runs it). */
   private liveSearch: LiveSearch | null = null;
+  // ---- clusters ----
+  /** The node of a cluster this connection is served by (from `welcome`). */
+  private servedBy: string | null = null;
+  /** The node asked for on connecting (`/ws?node=`): where the open tables run. */
+  private wantedNode: string | null = null;
+  /** Whether to connect to `wantedNode` once no request waits for its answer. */
+  private moveWanted = false;
+  /** Whether the socket closing now is a move to `wantedNode`. */
+  private moving = false;
   private attempts = 0;
   private lang: string;
   state: ConnectionState = "connecting";
@@ -114,11 +126,13 @@ export class Connection {
 
   private url(): string {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    return `${scheme}://${location.host}/ws?lang=${encodeURIComponent(this.lang)}`;
+    const node = this.wantedNode ? `&node=${encodeURIComponent(this.wantedNode)}` : "";
+    return `${scheme}://${location.host}/ws?lang=${encodeURIComponent(this.lang)}${node}`;
   }
 
-  private connect(): void {
-    this.setState("connecting");
+  /** Connects; `quiet` for a move to another node, which is no outage to show. */
+  private connect(quiet = false): void {
+    if (!quiet) this.setState("connecting");
     const ws = new WebSocket(this.url());
     this.ws = ws;
     ws.onopen = () => {
@@ -147,6 +161,11 @@ export class Connection {
       this.ws = null;
       for (const p of this.pending.values()) p.reject(offline());
       this.pending.clear();
+      if (this.moving) {
+        this.moving = false;
+        this.connect(true);
+        return;
+      }
       this.setState("offline");
       const delay = BACKOFF[Math.min(this.attempts, BACKOFF.length - 1)];
       this.attempts += 1;
@@ -162,6 +181,7 @@ export class Connection {
   private receive(msg: ServerMessage): void {
     switch (msg.type) {
       case "welcome":
+        this.servedBy = msg.node ?? null;
         this.player = msg.player;
         for (const l of this.playerListeners) l(msg.player);
         return;
@@ -201,10 +221,14 @@ export class Connection {
         // Only this search's lines: one of a search it replaced may still come.
         if (this.liveSearch && msg.id === this.liveSearch.id) this.liveSearch.onLine(msg);
         return;
-      case "snapshot":
+      case "snapshot": {
         this.track(msg.table.id, msg.table.epoch, msg.table.version);
-        this.tables.get(msg.table.id)?.listener(msg);
+        const open = this.tables.get(msg.table.id);
+        if (open) open.node = msg.table.node;
+        open?.listener(msg);
+        this.followTables();
         return;
+      }
       case "clocks":
       case "legal":
       case "thinking":
@@ -232,9 +256,40 @@ export class Connection {
         if (msg.type === "error") p.reject(new Refused(msg.code, msg.text));
         else if (msg.type === "reply") p.resolve({ key: msg.key, text: msg.text, table: msg.table });
         else p.resolve({ key: "pong", text: "" });
+        if (this.moveWanted && this.pending.size === 0) this.move();
         return;
       }
     }
+  }
+
+  // ---- clusters ----
+
+  /**
+   * In a cluster a connection goes where its tables are: when every table it has open
+   * runs at one other node, it connects to that node instead (`/ws?node=<id>`, which
+   * the site's proxy routes on), so that the server need not forward its requests
+   * there; its tables resume from the last event seen. Once per node: a connection
+   * that asked for a node and still landed elsewhere (no such proxy, or that node is
+   * down) stays where it is.
+   */
+  private followTables(): void {
+    if (this.servedBy === null) return;
+    const nodes = new Set([...this.tables.values()].map((open) => open.node));
+    if (nodes.size !== 1) return;
+    const [node] = nodes;
+    if (!node || node === this.servedBy || node === this.wantedNode) return;
+    this.wantedNode = node;
+    this.moveWanted = true;
+    // Not while a request waits for its answer (an `open` does, until its reply).
+    if (this.pending.size === 0) this.move();
+  }
+
+  private move(): void {
+    this.moveWanted = false;
+    // Without an open socket a reconnection is on its way, to the node wanted.
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return;
+    this.moving = true;
+    this.ws.close();
   }
 
   private track(table: string, epoch: number, version: number): void {

@@ -657,7 +657,13 @@ chat: Array<ChatLine>,
 /**
  * The current game, or the last one (over) until the next starts.
  */
-game?: GameView, };
+game?: GameView, 
+/**
+ * The node of the cluster that runs the table (none on a lone server). A client
+ * connected to another node may connect to it instead (`/ws?node=<id>`, through a
+ * proxy that routes on it), so that its requests need not be forwarded.
+ */
+node?: string, };
 
 export type TableEvent = { "kind": "joined", 
 /**
@@ -763,7 +769,12 @@ lang: string,
 /**
  * The server's version.
  */
-server: string, } | { "type": "lobby", 
+server: string, 
+/**
+ * The node of the cluster this connection is served by (none on a lone
+ * server).
+ */
+node?: string, } | { "type": "lobby", 
 /**
  * Every table.
  */

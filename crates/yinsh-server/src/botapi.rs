@@ -536,6 +536,7 @@ mod tests {
             spectators: Vec::new(),
             chat: Vec::new(),
             game: Some(game(&[], None)),
+            node: None,
         };
         assert!(GameStream::seated(PlayerId(2), &view));
         assert!(!GameStream::seated(PlayerId(3), &view));

@@ -170,6 +170,7 @@ mod tests {
             spectators: Vec::new(),
             chat: Vec::new(),
             game: Some(sent(&game, now)),
+            node: None,
         };
         assert!(follower.apply(Some("t"), &ServerMessage::Snapshot { table: snapshot }));
         let mut rng = SplitMix64::new(5);

@@ -61,6 +61,10 @@ pub struct LoadConfig {
     /// out of a second set of percentiles: every game makes its first action within
     /// the same second, a burst no site sees, and the steady state shows apart.
     pub warmup: Duration,
+    /// Whether a connection whose table another node of a cluster runs stays where it
+    /// is (every request forwarded to that node) instead of connecting to that node, as
+    /// the web client does (`/ws?node=…`, through a proxy that routes on it).
+    pub stay: bool,
 }
 
 impl Default for LoadConfig {
@@ -76,6 +80,7 @@ impl Default for LoadConfig {
             seed: 1,
             connect_parallel: 64,
             warmup: Duration::from_secs(5),
+            stay: false,
         }
     }
 }
@@ -260,16 +265,38 @@ type Ws =
     tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
 pub(crate) async fn connect(addr: &str) -> anyhow::Result<Ws> {
+    connect_to(addr, None).await
+}
+
+/// Connects to `addr`, asking the proxy there for node `node` of a cluster.
+async fn connect_to(addr: &str, node: Option<&str>) -> anyhow::Result<Ws> {
     // Small buffers, as the server's: the default 128 KiB a connection would make the
     // load generator, not the server, the thing measured at 18,000 connections.
     let config = tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default()
         .read_buffer_size(8 * 1024)
         .write_buffer_size(8 * 1024);
-    let url = format!("ws://{addr}/ws");
-    let (ws, _) = tokio_tungstenite::connect_async_with_config(url, Some(config), true)
+    let url = match node {
+        Some(node) => format!("ws://{addr}/ws?node={node}"),
+        None => format!("ws://{addr}/ws"),
+    };
+    let (ws, _) = tokio_tungstenite::connect_async_with_config(&url, Some(config), true)
         .await
-        .with_context(|| format!("cannot connect to ws://{addr}/ws"))?;
+        .with_context(|| format!("cannot connect to {url}"))?;
     Ok(ws)
+}
+
+/// The node of a cluster that runs the table a connection opened, when that connection
+/// is served by another one (from its `welcome` and the table's snapshot in `seen`).
+fn table_elsewhere(seen: &[ServerMessage]) -> Option<String> {
+    let served = seen.iter().find_map(|m| match m {
+        ServerMessage::Welcome { node, .. } => node.clone(),
+        _ => None,
+    })?;
+    let runs = seen.iter().rev().find_map(|m| match m {
+        ServerMessage::Snapshot { table } => table.node.clone(),
+        _ => None,
+    })?;
+    (runs != served).then_some(runs)
 }
 
 pub(crate) async fn send(ws: &mut Ws, id: u64, request: Request) -> anyhow::Result<()> {
@@ -508,6 +535,35 @@ impl PlayerTask {
         connect(&self.config.addr).await
     }
 
+    /// Opens `table` on `ws` (request 1); when another node of a cluster runs it,
+    /// connects to that node instead and opens it there (unless told to stay), as the
+    /// web client does. The messages before the reply go to `seen`.
+    async fn open(
+        &self,
+        ws: &mut Ws,
+        table: &str,
+        seen: &mut Vec<ServerMessage>,
+    ) -> anyhow::Result<()> {
+        let open = Request::Open {
+            table: table.to_owned(),
+            since: None,
+        };
+        call(ws, 1, open.clone(), seen).await?;
+        if self.config.stay {
+            return Ok(());
+        }
+        if let Some(node) = table_elsewhere(seen) {
+            let _ = ws.close(None).await;
+            *ws = {
+                let _permit = self.gate.acquire().await.expect("the gate stays open");
+                connect_to(&self.config.addr, Some(&node)).await?
+            };
+            seen.clear();
+            call(ws, 1, open, seen).await?;
+        }
+        Ok(())
+    }
+
     /// Creates the table, sits at white, starts each game, and plays.
     async fn white(
         self,
@@ -572,11 +628,7 @@ impl PlayerTask {
                     .context("white never made a table")?;
             };
             let mut seen = Vec::new();
-            let open = Request::Open {
-                table: table.clone(),
-                since: None,
-            };
-            call(&mut ws, 1, open, &mut seen).await?;
+            self.open(&mut ws, &table, &mut seen).await?;
             let join = Request::Command {
                 table: table.clone(),
                 command: Command::Join {
@@ -613,11 +665,7 @@ impl PlayerTask {
                 table_rx.changed().await.context("no table to watch")?;
             };
             let mut seen = Vec::new();
-            let open = Request::Open {
-                table: table.clone(),
-                since: None,
-            };
-            call(&mut ws, 1, open, &mut seen).await?;
+            self.open(&mut ws, &table, &mut seen).await?;
             anyhow::Ok((ws, table, seen))
         };
         let result = setup.await;

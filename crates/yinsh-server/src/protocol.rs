@@ -1057,6 +1057,12 @@ pub struct TableView {
     #[ts(optional)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub game: Option<GameView>,
+    /// The node of the cluster that runs the table (none on a lone server). A client
+    /// connected to another node may connect to it instead (`/ws?node=<id>`, through a
+    /// proxy that routes on it), so that its requests need not be forwarded.
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub node: Option<String>,
 }
 
 /// Something that happened at a table.
@@ -1179,6 +1185,11 @@ pub enum ServerMessage {
         lang: String,
         /// The server's version.
         server: String,
+        /// The node of the cluster this connection is served by (none on a lone
+        /// server).
+        #[ts(optional)]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        node: Option<String>,
     },
     /// The open tables and seeks (after `lobby`).
     Lobby {

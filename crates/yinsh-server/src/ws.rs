@@ -134,6 +134,7 @@ pub async fn serve(
         player: crate::session::view_of(&player),
         lang: lang.code().to_owned(),
         server: env!("CARGO_PKG_VERSION").to_owned(),
+        node: c.ctx.node.as_ref().map(|n| n.id.clone()),
     });
     // The challenges that stand, to or from this player.
     for challenge in c.ctx.meet.challenges_of(player.id) {

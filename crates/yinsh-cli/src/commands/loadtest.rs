@@ -44,6 +44,11 @@ pub struct LoadtestArgs {
     /// round-trip line (every game acts first within the same second).
     #[arg(long, default_value_t = 5)]
     warmup: u64,
+    /// In a cluster, keep each connection at the node it reached, every request for a
+    /// table of another node forwarded there, instead of connecting to the table's node
+    /// as the web client does.
+    #[arg(long)]
+    stay: bool,
 }
 
 /// Runs the load and prints the figures.
@@ -61,6 +66,7 @@ pub fn run(args: &LoadtestArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         seed: args.seed,
         connect_parallel: args.connect_parallel,
         warmup: Duration::from_secs(args.warmup),
+        stay: args.stay,
     };
     // One thread: the load generator usually shares its machine with the server it
     // measures, and one busy thread of its own disturbs the server less than two

@@ -592,6 +592,7 @@ impl Actor {
             } else {
                 self.core.public_game_view(Instant::now())
             },
+            node: self.ctx.node.as_ref().map(|n| n.id.clone()),
         }
     }
 }
