@@ -69,6 +69,11 @@ pub struct ServeArgs {
     /// its id takes its tables back at once). Default: the host name and the port.
     #[arg(long, env = "YINSH_NODE_ID", value_name = "ID", requires = "cluster")]
     node_id: Option<String>,
+    /// Threads that serve connections and tables (default: one per core). Nodes of a
+    /// cluster that share a machine do better with a share of its cores each
+    /// (docs/performance.md). Engine searches run on threads of their own.
+    #[arg(long, value_name = "N")]
+    threads: Option<usize>,
 }
 
 /// Runs the server until Ctrl-C or SIGTERM.
@@ -78,7 +83,12 @@ pub fn run(args: &ServeArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         .with_writer(std::io::stderr)
         .with_max_level(tracing_subscriber::filter::LevelFilter::WARN)
         .try_init();
-    let runtime = tokio::runtime::Builder::new_multi_thread()
+    let mut runtime = tokio::runtime::Builder::new_multi_thread();
+    if let Some(threads) = args.threads {
+        anyhow::ensure!(threads > 0, "--threads must be at least 1");
+        runtime.worker_threads(threads);
+    }
+    let runtime = runtime
         .enable_all()
         .build()
         .context("cannot start the async runtime")?;
