@@ -165,6 +165,14 @@ table: string,
 /**
  * The text (at most 500 characters).
  */
+text: string, } | { "type": "say", 
+/**
+ * The table id.
+ */
+table: string, 
+/**
+ * The text (at most 500 characters).
+ */
 text: string, } | { "type": "command", 
 /**
  * The table id.
@@ -265,6 +273,14 @@ since?: Since, } | { "type": "close",
  * The table id.
  */
 table: string, } | { "type": "chat", 
+/**
+ * The table id.
+ */
+table: string, 
+/**
+ * The text (at most 500 characters).
+ */
+text: string, } | { "type": "say", 
 /**
  * The table id.
  */

@@ -284,6 +284,14 @@ pub enum Request {
         /// The text (at most 500 characters).
         text: String,
     },
+    /// A chat line said as written, also one that starts with `/` (never a command:
+    /// what a program says, as the bot API's chat).
+    Say {
+        /// The table id.
+        table: String,
+        /// The text (at most 500 characters).
+        text: String,
+    },
     /// A table command (the buttons).
     Command {
         /// The table id.

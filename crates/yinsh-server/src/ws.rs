@@ -452,6 +452,7 @@ impl Connection {
         let (table, closing) = match request {
             Request::Open { table, .. }
             | Request::Chat { table, .. }
+            | Request::Say { table, .. }
             | Request::Command { table, .. }
             | Request::Act { table, .. } => (table, false),
             Request::Close { table } => (table, true),
@@ -664,6 +665,7 @@ impl Connection {
                 return Ok(());
             }
             Request::Chat { table, text } => (table, TableRequest::Chat(text)),
+            Request::Say { table, text } => (table, TableRequest::Say(text)),
             Request::Seek { options, bots } => {
                 let msg = self
                     .ctx

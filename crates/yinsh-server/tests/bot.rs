@@ -18,12 +18,12 @@ use crate::accounts::Browser;
 use crate::common::{Client, TestServer, http_send};
 
 /// An NDJSON stream read line by line (chunked transfer encoding).
-struct Lines {
+pub(crate) struct Lines {
     reader: BufReader<TcpStream>,
 }
 
 impl Lines {
-    async fn open(addr: SocketAddr, path: &str, token: &str) -> (u16, Lines) {
+    pub(crate) async fn open(addr: SocketAddr, path: &str, token: &str) -> (u16, Lines) {
         Lines::request(addr, "GET", path, token, "").await
     }
 
@@ -86,7 +86,7 @@ impl Lines {
     }
 
     /// Lines until one of type `kind`.
-    async fn until(&mut self, kind: &str) -> Value {
+    pub(crate) async fn until(&mut self, kind: &str) -> Value {
         loop {
             let line = self
                 .next()
@@ -106,7 +106,7 @@ pub(crate) async fn stream_status(addr: SocketAddr, path: &str, bearer: &str) ->
 }
 
 /// `POST path` with the token (and a form body): status and JSON.
-async fn post(server: &TestServer, token: &str, path: &str, form: &str) -> (u16, Value) {
+pub(crate) async fn post(server: &TestServer, token: &str, path: &str, form: &str) -> (u16, Value) {
     let auth = format!("Bearer {token}");
     let mut headers = vec![("Authorization", auth.as_str())];
     if !form.is_empty() {
@@ -566,7 +566,7 @@ async fn a_bot_plays_a_whole_rated_game_against_a_person() {
 
 /// A bot (Robo, black) and a person (Ann, white, connected and watching) at a game of
 /// one minute each that Ann challenged it to: the bot's token, her connection, the table.
-async fn bot_game(server: &TestServer) -> (String, Client, String) {
+pub(crate) async fn bot_game(server: &TestServer) -> (String, Client, String) {
     let (_, token) = bot_account(server, "Robo").await;
     let (ann_browser, _) = account(server, "Ann", &["board:play"]).await;
     let mut ann = Client::connect(server.addr, ann_browser.cookie.as_deref()).await;

@@ -548,3 +548,49 @@ async fn a_node_back_from_a_lapsed_lease_is_heard_again() {
     b.node.as_ref().unwrap().resume();
     online_soon(&a, 2).await;
 }
+
+/// A bot follows and plays its game at a table of another node through the node it
+/// calls, as a page's requests are routed: the game's stream, its moves (refused with
+/// the table's reason when wrong) and its chat (said as written).
+#[tokio::test]
+async fn a_bot_plays_at_a_table_of_another_node() {
+    use crate::bot::{Lines, bot_game, post};
+    let Some(url) = postgres_database("botroute").await else {
+        return;
+    };
+    let local: Arc<dyn Bus> = Arc::new(LocalBus::new());
+    let a = TestServer::on(&url, node("ba", &local).await).await;
+    let b = TestServer::on(&url, node("bb", &local).await).await;
+    // Ann (white) challenged Robo at node a, which runs the table.
+    let (token, mut ann, table) = bot_game(&a).await;
+    assert!(a.store.table_owner(&table).await.unwrap().unwrap().node == "ba");
+
+    // Robo at node b.
+    let path = format!("/api/bot/game/stream/{table}");
+    let (status, mut game) = Lines::open(b.addr, &path, &token).await;
+    assert_eq!(status, 200);
+    let full = game.until("gameFull").await;
+    assert_eq!(full["white"]["name"], "Ann");
+    ann.act(&table, "e5").await.unwrap();
+    assert_eq!(game.until("gameState").await["moves"], "e5");
+    let mv = |t: &str| format!("/api/bot/game/{table}/move/{t}");
+    let (status, body) = post(&b, &token, &mv("e5"), "").await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (400, Some("illegal_action")),
+        "{body}"
+    );
+    let (status, body) = post(&b, &token, &mv("f6"), "").await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(game.until("gameState").await["moves"], "e5 f6");
+    ann.my_turn(2).await;
+    // A line that looks like a command is said, not done.
+    let chat = format!("/api/bot/game/{table}/chat");
+    assert_eq!(post(&b, &token, &chat, "text=/resign").await.0, 200);
+    assert_eq!(game.until("chatLine").await["text"], "/resign");
+    ann.act(&table, "e4").await.unwrap();
+    assert_eq!(game.until("gameState").await["moves"], "e5 f6 e4");
+    // A table that runs nowhere.
+    let (status, body) = post(&b, &token, "/api/bot/game/nosuch/move/e5", "").await;
+    assert_eq!(status, 404, "{body}");
+}

@@ -5,7 +5,9 @@
 //! (`POST /api/{bot|board}/game/{id}/move/{action}`, `…/resign`, `…/abort`,
 //! `…/claim-victory`, `…/chat`). Every action goes through the table's core as a
 //! person's does, with the same checks and clocks; the streams are connections like a
-//! page's, so the program counts as present at its tables and as online.
+//! page's, so the program counts as present at its tables and as online. In a cluster
+//! a game at another node's table is followed and played there through the routing
+//! between nodes, as a page's requests are ([`Place`]).
 //!
 //! `bot` routes need the `bot:play` scope and a bot account; `board` routes
 //! `board:play` and an account that is not a bot (a person playing from a program).
@@ -27,13 +29,17 @@ use tokio::sync::{Notify, mpsc};
 
 use super::token::bearer;
 use super::{ApiError, App};
+use crate::Ctx;
 use crate::botapi::{EventGame, EventLine, GameStream, event_lines};
+use crate::cluster::route::Router as NodeRouter;
+use crate::i18n::Lang;
 use crate::protocol::{
-    Command, SeatColor, ServerMessage, TableOptions, TableStatus, TimeSetting, VariantName,
+    ClientMessage, Command, Request, SeatColor, ServerMessage, TableOptions, TableStatus,
+    TimeSetting, VariantName,
 };
 use crate::refusal::Refusal;
 use crate::store::Player;
-use crate::table::{Conn, Request as TableRequest};
+use crate::table::{Conn, Request as TableRequest, TableHandle};
 
 /// A keep-alive line (empty) this often on a stream with nothing to say, so that
 /// proxies keep it open and a program sees that it lives.
@@ -123,13 +129,96 @@ fn refused(status: StatusCode, message: impl Into<String>) -> Response {
 
 /// A table's refusal in English, with its code: `{"error": "…", "code": "…"}`.
 fn refusal(r: &Refusal) -> Response {
-    let status = match r {
-        Refusal::NoTable { .. } | Refusal::NoChallenge => StatusCode::NOT_FOUND,
-        Refusal::StoreUnavailable | Refusal::Busy => StatusCode::SERVICE_UNAVAILABLE,
+    coded_refusal(r.code(), &r.render(Lang::En))
+}
+
+/// A refusal by its code and its English text (as one comes back from another node of
+/// the cluster): 404 for an unknown table or challenge, 503 when the store or the table
+/// cannot answer now, 400 for the rest.
+fn coded_refusal(code: &str, text: &str) -> Response {
+    let status = match code {
+        "no_table" | "no_challenge" => StatusCode::NOT_FOUND,
+        "store_unavailable" | "busy" => StatusCode::SERVICE_UNAVAILABLE,
         _ => StatusCode::BAD_REQUEST,
     };
-    let body = serde_json::json!({ "error": r.render(crate::i18n::Lang::En), "code": r.code() });
+    let body = serde_json::json!({ "error": text, "code": code });
     (status, Json(body)).into_response()
+}
+
+/// Where a table runs: at this node, or at another node of the cluster, whose relay
+/// handles a program's requests as it handles a page's routed ones.
+enum Place {
+    Here(TableHandle),
+    There {
+        router: Arc<NodeRouter>,
+        node: String,
+        table: String,
+    },
+}
+
+impl Place {
+    /// Where table `table` runs; `None` when it runs nowhere.
+    async fn of(ctx: &Ctx, table: &str) -> Option<Place> {
+        if let Some(handle) = ctx.lobby.get(table) {
+            return Some(Place::Here(handle));
+        }
+        let router = ctx.router.clone()?;
+        let node = match ctx.lobby.remote_owner(table) {
+            Some(node) => node,
+            None => ctx.store.table_owner(table).await.ok()??.node,
+        };
+        (node != router.node()).then(|| Place::There {
+            router,
+            node,
+            table: table.to_owned(),
+        })
+    }
+
+    /// Sends `request` (id `id`) as `conn`'s to the other node; what it answers arrives
+    /// in `conn`'s outbox.
+    fn forward(
+        router: &NodeRouter,
+        conn: &Conn,
+        node: &str,
+        table: &str,
+        id: u64,
+        request: Request,
+    ) {
+        let text = serde_json::to_string(&ClientMessage {
+            id: Some(id),
+            request,
+        })
+        .expect("requests always serialise");
+        router.forward(conn, Lang::En, node, Some(table), false, &text);
+    }
+
+    /// Opens the table for `conn`: its snapshot, then its events, arrive in `conn`'s
+    /// outbox (from another node, after an `error` if it refuses).
+    async fn open(&self, conn: &Conn) -> Result<(), Refusal> {
+        match self {
+            Place::Here(handle) => handle.open(conn.clone(), None).await,
+            Place::There {
+                router,
+                node,
+                table,
+            } => {
+                let open = Request::Open {
+                    table: table.clone(),
+                    since: None,
+                };
+                Place::forward(router, conn, node, table, 1, open);
+                Ok(())
+            }
+        }
+    }
+
+    /// `conn` no longer follows the table.
+    fn forget(&self, conn: &Conn) {
+        match self {
+            Place::Here(handle) => handle.forget(conn.id),
+            Place::There { router, .. } => router.closed(conn.id, false),
+        }
+    }
 }
 
 /// A form's fields, the defaults when the request has no form at all, or a 400.
@@ -247,11 +336,11 @@ async fn game_stream(
         Ok(player) => player,
         Err(response) => return response,
     };
-    let Some(handle) = app.ctx.lobby.get(&id) else {
+    let Some(place) = Place::of(&app.ctx, &id).await else {
         return refusal(&Refusal::NoTable { table: id });
     };
     let (conn, mut rx) = program_conn(&app, &player);
-    if let Err(r) = handle.open(conn.clone(), None).await {
+    if let Err(r) = place.open(&conn).await {
         return refusal(&r);
     }
     // The snapshot comes first: the player must be seated there, with a game.
@@ -259,12 +348,20 @@ async fn game_stream(
         Ok(Some(text)) => serde_json::from_str::<ServerMessage>(&text).ok(),
         _ => None,
     };
-    let Some(ServerMessage::Snapshot { table }) = first else {
-        handle.forget(conn.id);
-        return refused(StatusCode::SERVICE_UNAVAILABLE, "the table did not answer");
+    let table = match first {
+        Some(ServerMessage::Snapshot { table }) => table,
+        // Refused at the node that runs it.
+        Some(ServerMessage::Error { code, text, .. }) => {
+            place.forget(&conn);
+            return coded_refusal(&code, &text);
+        }
+        _ => {
+            place.forget(&conn);
+            return refused(StatusCode::SERVICE_UNAVAILABLE, "the table did not answer");
+        }
     };
     if !GameStream::seated(player.id, &table) {
-        handle.forget(conn.id);
+        place.forget(&conn);
         return refused(StatusCode::NOT_FOUND, "no game of yours at that table");
     }
     let mut stream = GameStream::new(player.id, &id);
@@ -299,7 +396,7 @@ async fn game_stream(
                 () = out.closed() => break,
             }
         }
-        handle.forget(conn.id);
+        place.forget(&conn);
     });
     ndjson(lines)
 }
@@ -355,15 +452,15 @@ async fn event_stream(State(app): State<App>, headers: HeaderMap) -> Response {
     tokio::spawn(async move {
         // The games' tables are watched, for their ends.
         let mut opened: Vec<String> = watched.into_iter().collect();
-        let mut handles = Vec::new();
+        let mut places = Vec::new();
         let mut keep =
             tokio::time::interval_at(tokio::time::Instant::now() + KEEP_ALIVE, KEEP_ALIVE);
         let mut pending = opening;
         'stream: loop {
             for table in opened.drain(..) {
-                if let Some(handle) = ctx.lobby.get(&table) {
-                    if handle.open(conn.clone(), None).await.is_ok() {
-                        handles.push(handle);
+                if let Some(place) = Place::of(&ctx, &table).await {
+                    if place.open(&conn).await.is_ok() {
+                        places.push(place);
                     }
                 }
             }
@@ -388,8 +485,8 @@ async fn event_stream(State(app): State<App>, headers: HeaderMap) -> Response {
                 () = out.closed() => break,
             }
         }
-        for handle in &handles {
-            handle.forget(conn.id);
+        for place in &places {
+            place.forget(&conn);
         }
         let last = ctx.online.remove(player.id, conn.id);
         ctx.meet.closed(&ctx, &player, conn.id, last);
@@ -695,13 +792,62 @@ async fn command(
 }
 
 async fn table_request(app: &App, id: &str, player: Player, request: TableRequest) -> Response {
-    let Some(handle) = app.ctx.lobby.get(id) else {
+    let Some(place) = Place::of(&app.ctx, id).await else {
         return refusal(&Refusal::NoTable {
             table: id.to_owned(),
         });
     };
-    match handle.request(player, request).await {
-        Ok(_) => ok(),
-        Err(r) => refusal(&r),
-    }
+    let (router, node) = match &place {
+        Place::Here(handle) => {
+            return match handle.request(player, request).await {
+                Ok(_) => ok(),
+                Err(r) => refusal(&r),
+            };
+        }
+        Place::There { router, node, .. } => (router.clone(), node.clone()),
+    };
+    // At another node: as a page would, the table opened there (request 1), then the
+    // request (2), whose answer is the answer.
+    let table = id.to_owned();
+    let request = match request {
+        TableRequest::Act { token, ply } => Request::Act {
+            table: table.clone(),
+            action: token,
+            ply,
+        },
+        TableRequest::Command(command) => Request::Command {
+            table: table.clone(),
+            command,
+        },
+        TableRequest::Say(text) => Request::Say {
+            table: table.clone(),
+            text,
+        },
+        TableRequest::Chat(text) => Request::Chat {
+            table: table.clone(),
+            text,
+        },
+    };
+    let (conn, mut rx) = program_conn(app, &player);
+    let _ = place.open(&conn).await;
+    Place::forward(&router, &conn, &node, &table, 2, request);
+    let answer = tokio::time::timeout(Duration::from_secs(10), async {
+        while let Some(text) = rx.recv().await {
+            match serde_json::from_str::<ServerMessage>(&text) {
+                Ok(ServerMessage::Reply { id: Some(2), .. }) => return ok(),
+                Ok(ServerMessage::Error {
+                    id: Some(1 | 2),
+                    code,
+                    text,
+                    ..
+                }) => return coded_refusal(&code, &text),
+                _ => {}
+            }
+        }
+        refused(StatusCode::SERVICE_UNAVAILABLE, "the table did not answer")
+    })
+    .await
+    .unwrap_or_else(|_| refused(StatusCode::SERVICE_UNAVAILABLE, "the table did not answer"));
+    place.forget(&conn);
+    answer
 }
