@@ -541,11 +541,14 @@ async fn a_node_back_from_a_lapsed_lease_is_heard_again() {
     for server in [&a, &b] {
         online_soon(server, 2).await;
     }
-    // Node b stops renewing: after its lease (5 s) node a forgets who was there.
+    // Node b stops renewing (as a node that leaves does: it takes no more players)…
     b.node.as_ref().unwrap().halt();
+    assert_eq!(b.get("/api/health/node").await.0, 503);
+    // …and after its lease (5 s) node a forgets who was there.
     online_soon(&a, 1).await;
     // It renews again: node a asks it, and counts its player again.
     b.node.as_ref().unwrap().resume();
+    assert_eq!(b.get("/api/health/node").await.0, 200);
     online_soon(&a, 2).await;
 }
 

@@ -232,6 +232,8 @@ async fn a_database_outage_refuses_actions_and_play_resumes_after_it() {
     assert_eq!(black.game.as_ref().unwrap().moves, before.moves);
     let (status, _) = server.get("/api/health").await;
     assert_eq!(status, 503, "health reports the outage");
+    // The server still takes players: a load balancer keeps it (`/api/health/node`).
+    assert_eq!(server.get("/api/health/node").await.0, 200);
 
     pg.resume();
     // Play resumes where it stopped (the pool reconnects).

@@ -66,6 +66,7 @@ pub fn router(ctx: Ctx, config: Config) -> Router {
     };
     let api = Router::new()
         .route("/api/health", get(health))
+        .route("/api/health/node", get(node_health))
         .route("/api/tables", get(tables))
         .route("/api/stats", get(stats))
         .route("/api/session", post(new_session))
@@ -250,11 +251,8 @@ impl IntoResponse for ApiError {
 }
 
 async fn health(State(app): State<App>) -> Response {
-    // A node that is leaving the cluster takes no more players (a load balancer sends
-    // them to the other nodes).
-    if let Some(node) = app.ctx.node.as_ref().filter(|n| n.halted()) {
-        let message = format!("node {} is leaving the cluster", node.id);
-        return ApiError::new(StatusCode::SERVICE_UNAVAILABLE, message).into_response();
+    if let Some(leaving) = leaving(&app) {
+        return leaving;
     }
     match app.ctx.store.ping().await {
         Ok(()) => Json(serde_json::json!({
@@ -268,6 +266,30 @@ async fn health(State(app): State<App>) -> Response {
         .into_response(),
         Err(e) => ApiError::store(&e).into_response(),
     }
+}
+
+/// A 503 when this node is leaving its cluster: it takes no more players (a load
+/// balancer sends them to the other nodes).
+fn leaving(app: &App) -> Option<Response> {
+    let node = app.ctx.node.as_ref().filter(|n| n.halted())?;
+    let message = format!("node {} is leaving the cluster", node.id);
+    Some(ApiError::new(StatusCode::SERVICE_UNAVAILABLE, message).into_response())
+}
+
+/// `GET /api/health/node`: whether this server takes players — 200, or 503 while it
+/// leaves its cluster — without asking the database: what a load balancer checks. A
+/// database that does not answer fails every node at once; taking them all out would
+/// cut off every player, where each node keeps its players, pauses their clocks and
+/// tells them why until the database is back.
+async fn node_health(State(app): State<App>) -> Response {
+    if let Some(leaving) = leaving(&app) {
+        return leaving;
+    }
+    Json(serde_json::json!({
+        "status": "ok",
+        "node": app.ctx.node.as_ref().map(|n| n.id.as_str()),
+    }))
+    .into_response()
 }
 
 /// The processor time this process has used, user and system, in seconds (Linux, to
