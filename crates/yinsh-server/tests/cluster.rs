@@ -597,3 +597,36 @@ async fn a_bot_plays_at_a_table_of_another_node() {
     let (status, body) = post(&b, &token, "/api/bot/game/nosuch/move/e5", "").await;
     assert_eq!(status, 404, "{body}");
 }
+
+/// A database outage longer than a lease: every node's lease runs out, and none takes
+/// the others' tables when the database is back — each renews and keeps its own, and
+/// the games go on where they were.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn after_a_database_outage_every_node_keeps_its_tables() {
+    let Some(pg) = yinsh_server::testkit::OwnPostgres::start("cluster outage test") else {
+        return;
+    };
+    let local: Arc<dyn Bus> = Arc::new(LocalBus::new());
+    let a = TestServer::on(&pg.url, node("oa", &local).await).await;
+    let b = TestServer::on(&pg.url, node("ob", &local).await).await;
+    let (at_a, mut white, _black) = seated_pair(&a, TableOptions::default()).await;
+    let (at_b, mut white_b, _black_b) = seated_pair(&b, TableOptions::default()).await;
+    white.chat(&at_a, "/start").await.unwrap();
+    white_b.chat(&at_b, "/start").await.unwrap();
+    white.act(&at_a, "e3").await.unwrap();
+    white_b.act(&at_b, "e3").await.unwrap();
+
+    pg.pause();
+    tokio::time::sleep(Duration::from_secs(7)).await;
+    pg.resume();
+    // Long enough for a node back first to have taken the other's tables.
+    tokio::time::sleep(Duration::from_secs(6)).await;
+    for (table, node) in [(&at_a, "oa"), (&at_b, "ob")] {
+        let owner = a.store.table_owner(table).await.unwrap().unwrap();
+        assert_eq!(
+            (owner.node.as_str(), owner.incarnation),
+            (node, 1),
+            "{table}"
+        );
+    }
+}

@@ -5,11 +5,13 @@
 //! [`LEASE`]. Every [`RENEW`] it also takes over (a few hundred at a time) the tables
 //! whose owner's lease ran out and restores their unfinished games, with the clocks
 //! treated as for a restart ([`crate::table::restore`]). A table whose owner died
-//! before its game began had nothing stored: its id is let go.
+//! before its game began had nothing stored: its id is let go. After a database
+//! outage every lease has run out; a node takes nothing over until the store has
+//! answered it for a while ([`Node::settled`]), so that the others renew first.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::Ctx;
 use crate::refusal::Refusal;
@@ -21,6 +23,10 @@ use crate::vocab::TableId;
 pub const LEASE: Duration = Duration::from_secs(5);
 /// How often a node renews its lease and looks for tables to take over.
 pub const RENEW: Duration = Duration::from_secs(1);
+/// How long the store must have answered a node's renewals before it takes over the
+/// tables of others whose lease ran out: long enough for every live node to renew
+/// after a database outage (a lease and two renewals).
+pub const SETTLE: Duration = Duration::from_secs(LEASE.as_secs() + 2 * RENEW.as_secs());
 /// Tables taken over at once (the rest at the next look, or by other nodes).
 const TAKE_AT_ONCE: u32 = 256;
 /// Every this many renewals the node checks that it still owns its tables.
@@ -33,6 +39,8 @@ pub struct Node {
     /// tables again at once).
     pub id: String,
     halted: AtomicBool,
+    /// Since when the store has answered every renewal (none while it does not).
+    answered_since: std::sync::Mutex<Option<Instant>>,
 }
 
 impl Node {
@@ -41,7 +49,34 @@ impl Node {
         Arc::new(Node {
             id: id.into(),
             halted: AtomicBool::new(false),
+            // Settled from the start: a node that starts takes the tables of the dead.
+            answered_since: std::sync::Mutex::new(Instant::now().checked_sub(SETTLE)),
         })
+    }
+
+    fn answered(&self) -> std::sync::MutexGuard<'_, Option<Instant>> {
+        self.answered_since
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Notes whether the store answered a renewal.
+    fn renewed(&self, ok: bool) {
+        let mut since = self.answered();
+        match (ok, *since) {
+            (false, _) => *since = None,
+            (true, None) => *since = Some(Instant::now()),
+            (true, Some(_)) => {}
+        }
+    }
+
+    /// Whether the store has answered this node's renewals for long enough ([`SETTLE`])
+    /// that a node whose lease ran out meanwhile is dead, not one that could not reach
+    /// the database either: after an outage every lease has run out, and the node back
+    /// first would otherwise take every other node's tables. Until then it takes no
+    /// table over and forgets no node.
+    pub fn settled(&self) -> bool {
+        self.answered().is_some_and(|t| t.elapsed() >= SETTLE)
     }
 
     /// Stops renewing the lease and taking tables over: to the other nodes this one now
@@ -185,15 +220,19 @@ pub fn start(ctx: Ctx, node: Arc<Node>) {
             }
             if let Err(e) = renew(&ctx, &node).await {
                 tracing::warn!(node = node.id, "cannot renew the node's lease: {e}");
+                node.renewed(false);
                 continue;
             }
+            node.renewed(true);
             looks += 1;
             if looks % CHECK_EVERY == 0 {
                 evict_lost(&ctx, &node).await;
             }
-            match ctx.store.take_over(&node.id, false, TAKE_AT_ONCE).await {
-                Ok(owners) => unadopted.extend(owners),
-                Err(e) => tracing::warn!(node = node.id, "cannot take tables over: {e}"),
+            if node.settled() {
+                match ctx.store.take_over(&node.id, false, TAKE_AT_ONCE).await {
+                    Ok(owners) => unadopted.extend(owners),
+                    Err(e) => tracing::warn!(node = node.id, "cannot take tables over: {e}"),
+                }
             }
             if unadopted.is_empty() {
                 continue;

@@ -550,6 +550,11 @@ impl Router {
     /// that watch their tables are cut off once the tables move, [`Router::look`]: cut
     /// off now, they would come back before another node has the tables.)
     async fn forget_dead(&self, ctx: &Ctx) {
+        // Just back from a database outage, every lease has run out: the others are
+        // given time to renew first.
+        if ctx.node.as_ref().is_some_and(|n| !n.settled()) {
+            return;
+        }
         let Ok(alive) = ctx.store.live_nodes().await else {
             return;
         };
