@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex};
 
 use tokio::sync::broadcast;
 
-use crate::protocol::{SeekView, ServerMessage, TableSummary};
+use crate::protocol::{ChallengeView, SeekView, ServerMessage, TableSummary};
 use crate::table::{TableHandle, to_text};
 use crate::vocab::{PlayerId, TableId};
 
@@ -56,6 +56,10 @@ pub enum Change {
     Seek(Box<SeekView>),
     /// A seek ended.
     SeekRemoved(String),
+    /// A challenge stands (held, as seeks, by one node).
+    Challenge(Box<ChallengeView>),
+    /// A challenge ended.
+    ChallengeGone(String),
     /// A table of the dead node `node` was let go here (it had no game to restore).
     LetGo {
         /// The node that had it.
@@ -315,6 +319,16 @@ impl Lobby {
     /// Whether no table is open.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+
+    /// Tells the other nodes of the cluster that a challenge this node holds stands.
+    pub fn challenge_stands(&self, challenge: &ChallengeView) {
+        self.publish(Change::Challenge(Box::new(challenge.clone())));
+    }
+
+    /// Tells the other nodes of the cluster that challenge `id` of this node ended.
+    pub fn challenge_gone(&self, id: &str) {
+        self.publish(Change::ChallengeGone(id.to_owned()));
     }
 
     /// Sends `msg` to everyone watching the lobby (seeks come and go this way, and

@@ -123,6 +123,8 @@ struct State {
     /// Oldest first.
     seeks: Vec<Seek>,
     challenges: HashMap<String, Challenge>,
+    /// In a cluster, the challenges other nodes hold, by id: the node and the challenge.
+    elsewhere: HashMap<String, (String, ChallengeView)>,
 }
 
 /// The seeks and challenges. Cheap to clone.
@@ -172,22 +174,67 @@ impl Meet {
         self.state().seeks.iter().map(Seek::view).collect()
     }
 
-    /// The challenge with this id.
+    /// The challenge with this id (held here or, in a cluster, at another node).
     pub fn challenge_view(&self, id: &str) -> Option<ChallengeView> {
-        self.state().challenges.get(id).map(Challenge::view)
+        let state = self.state();
+        match state.challenges.get(id) {
+            Some(c) => Some(c.view()),
+            None => state.elsewhere.get(id).map(|(_, c)| c.clone()),
+        }
     }
 
-    /// The challenges to or from `player`.
+    /// The challenges to or from `player` (held here or at other nodes), oldest first.
     pub fn challenges_of(&self, player: crate::vocab::PlayerId) -> Vec<ChallengeView> {
-        let mut list: Vec<ChallengeView> = self
-            .state()
+        let state = self.state();
+        let id = player.0;
+        let mut list: Vec<ChallengeView> = state
             .challenges
             .values()
-            .filter(|c| c.from.id == player || c.to.as_ref().is_some_and(|t| t.id == player))
             .map(Challenge::view)
+            .chain(state.elsewhere.values().map(|(_, c)| c.clone()))
+            .filter(|c| c.from.id == Some(id) || c.to.as_ref().is_some_and(|t| t.id == Some(id)))
             .collect();
         list.sort_by_key(|c| c.created_at);
         list
+    }
+
+    /// The challenges this node holds (for a node that asks).
+    pub fn local_challenges(&self) -> Vec<ChallengeView> {
+        self.state()
+            .challenges
+            .values()
+            .map(Challenge::view)
+            .collect()
+    }
+
+    /// Node `node` holds `challenge`.
+    pub fn remote_challenge(&self, node: &str, challenge: ChallengeView) {
+        let id = challenge.id.clone();
+        self.state()
+            .elsewhere
+            .insert(id, (node.to_owned(), challenge));
+    }
+
+    /// Challenge `id` of node `node` ended.
+    pub fn remote_challenge_gone(&self, node: &str, id: &str) {
+        let mut state = self.state();
+        if state.elsewhere.get(id).is_some_and(|(n, _)| n == node) {
+            state.elsewhere.remove(id);
+        }
+    }
+
+    /// The challenges of node `node` are `challenges` (what it said it holds).
+    pub fn replace_challenges(&self, node: &str, challenges: Vec<ChallengeView>) {
+        let mut state = self.state();
+        state.elsewhere.retain(|_, (n, _)| n != node);
+        for c in challenges {
+            state.elsewhere.insert(c.id.clone(), (node.to_owned(), c));
+        }
+    }
+
+    /// Forgets the challenges of the nodes not in `alive` (they died with them).
+    pub fn keep_nodes(&self, alive: &std::collections::HashSet<String>) {
+        self.state().elsewhere.retain(|_, (n, _)| alive.contains(n));
     }
 
     /// Removes the seeks with these ids and tells the lobby.
@@ -400,6 +447,7 @@ impl Meet {
                 .insert(challenge.id.clone(), challenge.clone());
         }
         let view = challenge.view();
+        ctx.lobby.challenge_stands(&view);
         let text = to_text(&ServerMessage::Challenge {
             challenge: view.clone(),
         });
@@ -429,6 +477,7 @@ impl Meet {
             may(c)?;
             state.challenges.remove(id).expect("there")
         };
+        ctx.lobby.challenge_gone(id);
         let text = to_text(&ServerMessage::ChallengeGone {
             challenge: challenge.id.clone(),
             reason: reason.to_owned(),
@@ -727,5 +776,55 @@ mod tests {
         );
         // Kept: the game goes to the archive like every paired game.
         assert!(seek_options(&timed).unwrap().log);
+    }
+
+    fn view(id: &str, from: i64, to: Option<i64>, at: i64) -> ChallengeView {
+        let player = |id: i64| crate::protocol::PlayerView {
+            id: Some(id),
+            name: format!("P{id}"),
+            bot: None,
+            online: true,
+            guest: false,
+            title: None,
+        };
+        ChallengeView {
+            id: id.to_owned(),
+            from: player(from),
+            to: to.map(player),
+            options: TableOptions::default(),
+            color: None,
+            created_at: at,
+        }
+    }
+
+    #[test]
+    fn challenges_held_at_other_nodes_are_found_until_they_end() {
+        let meet = Meet::default();
+        meet.remote_challenge("a", view("c1", 1, Some(2), 10));
+        meet.remote_challenge("a", view("c2", 3, None, 5));
+        meet.remote_challenge("b", view("c3", 2, Some(4), 1));
+        assert_eq!(meet.challenge_view("c2").unwrap().from.id, Some(3));
+        let ids = |player| -> Vec<String> {
+            meet.challenges_of(PlayerId(player))
+                .into_iter()
+                .map(|c| c.id)
+                .collect()
+        };
+        // To and from player 2, oldest first.
+        assert_eq!(ids(2), ["c3", "c1"]);
+        // Ended only by the node that holds it.
+        meet.remote_challenge_gone("b", "c1");
+        assert!(meet.challenge_view("c1").is_some());
+        meet.remote_challenge_gone("a", "c1");
+        assert!(meet.challenge_view("c1").is_none());
+        // What a node says it holds replaces what was known of it.
+        meet.replace_challenges("a", vec![view("c4", 5, None, 20)]);
+        assert!(meet.challenge_view("c2").is_none());
+        assert!(meet.challenge_view("c4").is_some());
+        // A dead node's challenges are gone with it.
+        meet.keep_nodes(&std::collections::HashSet::from(["a".to_owned()]));
+        assert!(meet.challenge_view("c3").is_none());
+        assert!(meet.local_challenges().is_empty());
+        assert_eq!(ids(5), ["c4"]);
     }
 }

@@ -512,11 +512,43 @@ async fn players_at_different_nodes_meet() {
             _ => None,
         })
         .await;
+    // Node b knows the challenge the meeting node holds: its link opens there, and a
+    // page of Cas's that connects there hears of it.
+    let link = format!("/api/challenge/{id}");
+    let waited = std::time::Instant::now();
+    while b.get(&link).await.0 != 200 {
+        assert!(
+            waited.elapsed() < Duration::from_secs(10),
+            "the link at node b"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let mut cas_again = Client::connect(b.addr, Some(&cas.cookie)).await;
+    let told = cas_again
+        .until(|m| match m {
+            ServerMessage::Challenge { challenge } => Some(challenge.id.clone()),
+            _ => None,
+        })
+        .await;
+    assert_eq!(told, id);
+    drop(cas_again);
     // (The pairing comes before the reply.)
-    cas.send(Request::AcceptChallenge { challenge: id }).await;
+    cas.send(Request::AcceptChallenge {
+        challenge: id.clone(),
+    })
+    .await;
     let table = paired(&mut cas).await;
     assert_eq!(paired(&mut ann).await, table);
     cas.open(&table).await;
+    // Accepted: its link is gone at node b too.
+    let waited = std::time::Instant::now();
+    while b.get(&link).await.0 != 404 {
+        assert!(
+            waited.elapsed() < Duration::from_secs(10),
+            "the link still at node b"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
 
     // Bob leaves: both nodes count two players.
     drop(bob);

@@ -15,8 +15,9 @@ use tokio::sync::mpsc;
 use super::bus::{Bus, BusError, Delivery};
 use super::route::Router;
 use crate::lobby::{Change, Lobby};
+use crate::meet::Meet;
 use crate::online::{Online, Presence};
-use crate::protocol::{SeekView, TableSummary};
+use crate::protocol::{ChallengeView, SeekView, TableSummary};
 use crate::store::Player;
 
 /// The channel every node hears.
@@ -51,6 +52,9 @@ pub enum Note {
         /// The seeks it holds.
         #[serde(default)]
         seeks: Vec<SeekView>,
+        /// The challenges it holds.
+        #[serde(default)]
+        challenges: Vec<ChallengeView>,
         /// Its run.
         #[serde(default)]
         boot: u64,
@@ -68,6 +72,20 @@ pub enum Note {
         node: String,
         /// The seek.
         seek: String,
+    },
+    /// A challenge stands at a node (the one that holds the cluster's challenges).
+    Challenge {
+        /// The node.
+        node: String,
+        /// The challenge.
+        challenge: Box<ChallengeView>,
+    },
+    /// A challenge ended.
+    ChallengeGone {
+        /// The node that held it.
+        node: String,
+        /// The challenge's id.
+        challenge: String,
     },
     /// A player came to a node (their first connection there), or left it (their last).
     Presence {
@@ -129,6 +147,7 @@ pub async fn join(
     boot: u64,
     lobby: Lobby,
     online: Online,
+    meet: Meet,
     router: Option<Arc<Router>>,
 ) -> Result<mpsc::UnboundedSender<Presence>, BusError> {
     let mut sub = bus
@@ -142,7 +161,7 @@ pub async fn join(
     // order: an answer (all there is as it is said) said after a change it already
     // holds is harmless, but one said before would undo it where it is heard.
     let (out_bus, out_node) = (bus.clone(), node.clone());
-    let (out_lobby, out_online) = (lobby.clone(), online.clone());
+    let (out_lobby, out_online, out_meet) = (lobby.clone(), online.clone(), meet.clone());
     tokio::spawn(async move {
         loop {
             // Tables and players, each in the order they changed.
@@ -159,6 +178,7 @@ pub async fn join(
                         tables: out_lobby.local_list(),
                         players: out_online.here(),
                         seeks: out_lobby.local_seeks(),
+                        challenges: out_meet.local_challenges(),
                         boot,
                     };
                     if let Err(e) = say(out_bus.as_ref(), &node_channel(&to), &all).await {
@@ -197,6 +217,14 @@ pub async fn join(
                     Change::SeekRemoved(seek) => Note::SeekRemoved {
                         node: out_node.clone(),
                         seek,
+                    },
+                    Change::Challenge(challenge) => Note::Challenge {
+                        node: out_node.clone(),
+                        challenge,
+                    },
+                    Change::ChallengeGone(challenge) => Note::ChallengeGone {
+                        node: out_node.clone(),
+                        challenge,
                     },
                 },
             };
@@ -248,6 +276,7 @@ pub async fn join(
                     tables,
                     players,
                     seeks,
+                    challenges,
                     boot: theirs,
                 } if from != node => {
                     if let Some(router) = &router {
@@ -256,7 +285,16 @@ pub async fn join(
                     lobby.replace_node(&from, tables);
                     online.replace_node(&from, players);
                     lobby.replace_seeks(&from, seeks);
+                    meet.replace_challenges(&from, challenges);
                 }
+                Note::Challenge {
+                    node: from,
+                    challenge,
+                } if from != node => meet.remote_challenge(&from, *challenge),
+                Note::ChallengeGone {
+                    node: from,
+                    challenge,
+                } if from != node => meet.remote_challenge_gone(&from, &challenge),
                 Note::Seek { node: from, seek } if from != node => lobby.remote_seek(&from, *seek),
                 Note::SeekRemoved { node: from, seek } if from != node => {
                     lobby.remote_seek_removed(&from, &seek)

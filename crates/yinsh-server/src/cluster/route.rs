@@ -569,6 +569,7 @@ impl Router {
         let alive: HashSet<String> = alive.into_iter().collect();
         ctx.lobby.keep_nodes(&alive);
         ctx.online.keep_nodes(&alive);
+        ctx.meet.keep_nodes(&alive);
         // A node alive again (its lease had run out: it was frozen or cut off from the
         // database a while) or new: what this node forgot of it — its tables, players
         // and seeks — it asks for again.
