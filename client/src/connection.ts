@@ -114,6 +114,9 @@ export class Connection {
   private moveWanted = false;
   /** Whether the socket closing now is a move to `wantedNode`. */
   private moving = false;
+  /** The ids of the challenges this player made that stand (they end with the
+   * player's last connection, so a move waits for them). */
+  private myChallenges = new Set<string>();
   private attempts = 0;
   private lang: string;
   state: ConnectionState = "connecting";
@@ -182,6 +185,8 @@ export class Connection {
     switch (msg.type) {
       case "welcome":
         this.servedBy = msg.node ?? null;
+        // The challenges that stand come again after it.
+        this.myChallenges.clear();
         this.player = msg.player;
         for (const l of this.playerListeners) l(msg.player);
         return;
@@ -210,7 +215,11 @@ export class Connection {
       case "challenge":
       case "challenge_gone":
       case "paired":
+        // ---- clusters ----
+        if (msg.type === "challenge" && msg.challenge.from.id === this.player?.id) this.myChallenges.add(msg.challenge.id);
+        if (msg.type === "challenge_gone") this.myChallenges.delete(msg.challenge);
         this.meetListeners.forEach((l) => l(msg));
+        if (msg.type !== "challenge") this.followTables();
         return;
       // ---- computer analysis ----
       case "analysis":
@@ -270,10 +279,16 @@ export class Connection {
    * the site's proxy routes on), so that the server need not forward its requests
    * there; its tables resume from the last event seen. Once per node: a connection
    * that asked for a node and still landed elsewhere (no such proxy, or that node is
-   * down) stays where it is.
+   * down) stays where it is. Not while the player has a seek or a challenge standing,
+   * which would end with the connection.
    */
   private followTables(): void {
     if (this.servedBy === null) return;
+    // A seek or a challenge of the player's ends with the connection (the last one):
+    // none is given up for a move.
+    const me = this.player?.id;
+    const seeking = [...(this.lobbySeeks?.values() ?? [])].some((s) => s.player.id === me);
+    if (seeking || this.myChallenges.size > 0) return;
     const nodes = new Set([...this.tables.values()].map((open) => open.node));
     if (nodes.size !== 1) return;
     const [node] = nodes;
