@@ -118,7 +118,7 @@ async fn say(bus: &dyn Bus, channel: &str, note: &Note) -> Result<(), BusError> 
 }
 
 /// Asks node `of` to tell node `node` (in its run `boot`) all it has: its tables,
-/// players and seeks (a node that forgot them when `of`'s lease ran out).
+/// players, seeks and challenges (a node that forgot them when `of`'s lease ran out).
 pub async fn ask(bus: &dyn Bus, node: &str, boot: u64, of: &str) -> Result<(), BusError> {
     let hello = Note::Hello {
         node: node.to_owned(),
