@@ -285,6 +285,12 @@ impl Lobby {
         self.remote().get(id).map(|e| e.node.clone())
     }
 
+    /// The summary of table `id`, this node's or, in a cluster, another node's.
+    pub fn summary_anywhere(&self, id: &str) -> Option<TableSummary> {
+        self.summary(id)
+            .or_else(|| self.remote().get(id).map(|e| e.summary.clone()))
+    }
+
     /// This node's own tables (for a node that asks what it has).
     pub fn local_list(&self) -> Vec<TableSummary> {
         let tables = self.tables();

@@ -412,10 +412,23 @@ impl Connection {
             );
             return true;
         }
-        let msg = match parse(text) {
+        let mut msg = match parse(text) {
             Ok(m) => m,
             Err((id, reason)) => {
                 self.error(id, None, Refusal::BadMessage { reason });
+                return true;
+            }
+        };
+        let rewritten;
+        let text = match self.cluster_challenge(&msg.request) {
+            None => text,
+            Some(Ok(request)) => {
+                msg.request = request;
+                rewritten = serde_json::to_string(&msg).expect("requests always serialise");
+                rewritten.as_str()
+            }
+            Some(Err((table, e))) => {
+                self.error(msg.id, table, e);
                 return true;
             }
         };
@@ -438,6 +451,40 @@ impl Connection {
             Err((table, e)) => self.error(id, table, e),
         }
         true
+    }
+
+    /// In a cluster, a `/challenge` line typed at a table, as the challenge it reads as
+    /// (the table's options with what the line says), which goes where the cluster's
+    /// challenges are held like any other; a refusal when it does not read. `None` for
+    /// everything else, and on a lone server (the table handles the line).
+    fn cluster_challenge(
+        &self,
+        request: &Request,
+    ) -> Option<Result<Request, (Option<String>, Refusal)>> {
+        if !self.routed || self.ctx.router.is_none() {
+            return None;
+        }
+        let Request::Chat { table, text } = request else {
+            return None;
+        };
+        if !crate::command::is_challenge(text) {
+            return None;
+        }
+        let refused = |r| (Some(table.clone()), r);
+        let Some(summary) = self.ctx.lobby.summary_anywhere(table) else {
+            return Some(Err(refused(Refusal::NoTable {
+                table: table.clone(),
+            })));
+        };
+        Some(
+            crate::command::challenge(text, &summary.options)
+                .map(|line| Request::Challenge {
+                    to: Some(line.to),
+                    options: line.options,
+                    color: line.color,
+                })
+                .map_err(refused),
+        )
     }
 
     /// For a request that another node of the cluster handles: that node, the table

@@ -662,3 +662,53 @@ async fn after_a_database_outage_every_node_keeps_its_tables() {
         );
     }
 }
+
+/// A `/challenge` line typed at a table of a node that is not the meeting node makes
+/// its challenge where the cluster's challenges are: the player challenged, at the
+/// meeting node, accepts it there.
+#[tokio::test]
+async fn a_challenge_typed_at_a_table_is_held_by_the_meeting_node() {
+    let Some(url) = postgres_database("chatchallenge").await else {
+        return;
+    };
+    let local: Arc<dyn Bus> = Arc::new(LocalBus::new());
+    // Node ka meets (the first by id).
+    let a = TestServer::on(&url, node("ka", &local).await).await;
+    let b = TestServer::on(&url, node("kb", &local).await).await;
+    let mut ann = a.client().await;
+    let mut bob = b.client().await;
+    for server in [&a, &b] {
+        online_soon(server, 2).await;
+    }
+    let table = bob
+        .create(TableOptions {
+            time: Some(TimeSetting {
+                minutes: 5,
+                increment: 3,
+            }),
+            ..TableOptions::default()
+        })
+        .await;
+    bob.open(&table).await;
+    let line = format!("/challenge {} white", ann.player.name);
+    bob.chat(&table, &line)
+        .await
+        .expect("the challenge is made");
+    let id = ann
+        .until(|m| match m {
+            ServerMessage::Challenge { challenge } => Some(challenge.id.clone()),
+            _ => None,
+        })
+        .await;
+    // Held where Ann accepts it, the meeting node: paired (before the reply).
+    ann.send(Request::AcceptChallenge { challenge: id }).await;
+    let paired_at = ann
+        .until(|m| match m {
+            ServerMessage::Paired { table, .. } => Some(Ok(table.clone())),
+            ServerMessage::Error { code, .. } => Some(Err(code.clone())),
+            _ => None,
+        })
+        .await
+        .expect("the challenge is where ann accepts it");
+    assert_eq!(paired(&mut bob).await, paired_at);
+}
