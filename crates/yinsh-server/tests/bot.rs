@@ -117,7 +117,7 @@ pub(crate) async fn post(server: &TestServer, token: &str, path: &str, form: &st
 }
 
 /// A bot account (upgraded) with a `bot:play` token: its browser and token.
-async fn bot_account(server: &TestServer, name: &str) -> (Browser, String) {
+pub(crate) async fn bot_account(server: &TestServer, name: &str) -> (Browser, String) {
     let (browser, token) = account(server, name, &["bot:play"]).await;
     let (status, body) = post(server, &token, "/api/bot/account/upgrade", "").await;
     assert_eq!(status, 200, "{body}");
@@ -125,7 +125,7 @@ async fn bot_account(server: &TestServer, name: &str) -> (Browser, String) {
 }
 
 /// A registered account with a token of `scopes`: its browser and token.
-async fn account(server: &TestServer, name: &str, scopes: &[&str]) -> (Browser, String) {
+pub(crate) async fn account(server: &TestServer, name: &str, scopes: &[&str]) -> (Browser, String) {
     let mut browser = Browser::new(server.addr);
     assert_eq!(browser.register(name, "a long password").await.0, 201);
     let ask = json!({"name": "program", "scopes": scopes});

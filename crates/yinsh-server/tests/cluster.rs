@@ -712,3 +712,56 @@ async fn a_challenge_typed_at_a_table_is_held_by_the_meeting_node() {
         .expect("the challenge is where ann accepts it");
     assert_eq!(paired(&mut bob).await, paired_at);
 }
+
+/// A bot whose calls reach a node that is not the meeting node answers the challenges
+/// made to it there: its accept (and decline) go to the meeting node.
+#[tokio::test]
+async fn a_bot_answers_challenges_through_any_node() {
+    use crate::bot::{Lines, account, bot_account, post};
+    let Some(url) = postgres_database("botmeet").await else {
+        return;
+    };
+    let local: Arc<dyn Bus> = Arc::new(LocalBus::new());
+    // Node ma meets (the first by id); the bot calls node mb.
+    let a = TestServer::on(&url, node("ma", &local).await).await;
+    let b = TestServer::on(&url, node("mb", &local).await).await;
+    let (_, token) = bot_account(&b, "Robo").await;
+    let (ann_browser, _) = account(&a, "Ann", &["board:play"]).await;
+    let mut ann = Client::connect(a.addr, ann_browser.cookie.as_deref()).await;
+    let (status, mut events) = Lines::open(b.addr, "/api/stream/event", &token).await;
+    assert_eq!(status, 200);
+    online_soon(&a, 2).await;
+    let challenge = |color| Request::Challenge {
+        to: Some("Robo".to_owned()),
+        options: TableOptions::default(),
+        color: Some(color),
+    };
+    // Declined through node b.
+    ann.call(challenge(yinsh_server::protocol::SeatColor::White))
+        .await
+        .unwrap();
+    let id = events.until("challenge").await["challenge"]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let (status, body) = post(&b, &token, &format!("/api/challenge/{id}/decline"), "").await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(
+        events.until("challengeDeclined").await["challenge"]["id"],
+        id
+    );
+    // Accepted through node b: the game starts.
+    ann.call(challenge(yinsh_server::protocol::SeatColor::Black))
+        .await
+        .unwrap();
+    let id = events.until("challenge").await["challenge"]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let (status, body) = post(&b, &token, &format!("/api/challenge/{id}/accept"), "").await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(events.until("gameStart").await["game"]["color"], "white");
+    // One that is gone is a 404 there too.
+    let (status, _) = post(&b, &token, &format!("/api/challenge/{id}/accept"), "").await;
+    assert_eq!(status, 404);
+}

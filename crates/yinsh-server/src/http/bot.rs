@@ -174,13 +174,13 @@ impl Place {
         })
     }
 
-    /// Sends `request` (id `id`) as `conn`'s to the other node; what it answers arrives
-    /// in `conn`'s outbox.
+    /// Sends `request` (id `id`) as `conn`'s to another node, about `table` if any;
+    /// what it answers arrives in `conn`'s outbox.
     fn forward(
         router: &NodeRouter,
         conn: &Conn,
         node: &str,
-        table: &str,
+        table: Option<&str>,
         id: u64,
         request: Request,
     ) {
@@ -189,7 +189,7 @@ impl Place {
             request,
         })
         .expect("requests always serialise");
-        router.forward(conn, Lang::En, node, Some(table), false, &text);
+        router.forward(conn, Lang::En, node, table, false, &text);
     }
 
     /// Opens the table for `conn`: its snapshot, then its events, arrive in `conn`'s
@@ -206,7 +206,7 @@ impl Place {
                     table: table.clone(),
                     since: None,
                 };
-                Place::forward(router, conn, node, table, 1, open);
+                Place::forward(router, conn, node, Some(table), 1, open);
                 Ok(())
             }
         }
@@ -715,6 +715,10 @@ async fn accept(State(app): State<App>, headers: HeaderMap, Path(id): Path<Strin
         Ok(player) => player,
         Err(response) => return response,
     };
+    if let Some((router, node)) = meeting_elsewhere(&app.ctx) {
+        let accept = Request::AcceptChallenge { challenge: id };
+        return call_elsewhere(&app, &player, &router, &node, None, vec![accept]).await;
+    }
     match app.ctx.meet.accept_challenge(&app.ctx, &player, &id).await {
         Ok(_) => ok(),
         Err(r) => refusal(&r),
@@ -727,6 +731,10 @@ async fn decline(State(app): State<App>, headers: HeaderMap, Path(id): Path<Stri
         Ok(player) => player,
         Err(response) => return response,
     };
+    if let Some((router, node)) = meeting_elsewhere(&app.ctx) {
+        let decline = Request::DeclineChallenge { challenge: id };
+        return call_elsewhere(&app, &player, &router, &node, None, vec![decline]).await;
+    }
     match app.ctx.meet.decline_challenge(&app.ctx, &player, &id) {
         Ok(_) => ok(),
         Err(r) => refusal(&r),
@@ -806,8 +814,7 @@ async fn table_request(app: &App, id: &str, player: Player, request: TableReques
         }
         Place::There { router, node, .. } => (router.clone(), node.clone()),
     };
-    // At another node: as a page would, the table opened there (request 1), then the
-    // request (2), whose answer is the answer.
+    // At another node: as a page would, the table opened there, then the request.
     let table = id.to_owned();
     let request = match request {
         TableRequest::Act { token, ply } => Request::Act {
@@ -828,15 +835,49 @@ async fn table_request(app: &App, id: &str, player: Player, request: TableReques
             text,
         },
     };
-    let (conn, mut rx) = program_conn(app, &player);
-    let _ = place.open(&conn).await;
-    Place::forward(&router, &conn, &node, &table, 2, request);
+    let open = Request::Open {
+        table: table.clone(),
+        since: None,
+    };
+    call_elsewhere(
+        app,
+        &player,
+        &router,
+        &node,
+        Some(&table),
+        vec![open, request],
+    )
+    .await
+}
+
+/// Sends `requests` (numbered 1, 2, …) as `player`'s to node `node` of the cluster, on
+/// a connection of the program's that lives for this call: 200 once the last is
+/// answered, or the first refusal.
+async fn call_elsewhere(
+    app: &App,
+    player: &Player,
+    router: &NodeRouter,
+    node: &str,
+    table: Option<&str>,
+    requests: Vec<Request>,
+) -> Response {
+    let (conn, mut rx) = program_conn(app, player);
+    let last = requests.len() as u64;
+    for (n, request) in (1..).zip(requests) {
+        Place::forward(router, &conn, node, table, n, request);
+    }
+    let unanswered = || {
+        refused(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "the cluster did not answer",
+        )
+    };
     let answer = tokio::time::timeout(Duration::from_secs(10), async {
         while let Some(text) = rx.recv().await {
             match serde_json::from_str::<ServerMessage>(&text) {
-                Ok(ServerMessage::Reply { id: Some(2), .. }) => return ok(),
+                Ok(ServerMessage::Reply { id: Some(n), .. }) if n == last => return ok(),
                 Ok(ServerMessage::Error {
-                    id: Some(1 | 2),
+                    id: Some(_),
                     code,
                     text,
                     ..
@@ -844,10 +885,18 @@ async fn table_request(app: &App, id: &str, player: Player, request: TableReques
                 _ => {}
             }
         }
-        refused(StatusCode::SERVICE_UNAVAILABLE, "the table did not answer")
+        unanswered()
     })
     .await
-    .unwrap_or_else(|_| refused(StatusCode::SERVICE_UNAVAILABLE, "the table did not answer"));
-    place.forget(&conn);
+    .unwrap_or_else(|_| unanswered());
+    router.closed(conn.id, false);
     answer
+}
+
+/// In a cluster whose meeting node is another: that node, which holds the cluster's
+/// seeks and challenges.
+fn meeting_elsewhere(ctx: &Ctx) -> Option<(Arc<NodeRouter>, String)> {
+    let router = ctx.router.clone()?;
+    let node = router.meeting_node();
+    (node != router.node()).then_some((router, node))
 }
