@@ -1,8 +1,39 @@
 //! For tests of this workspace (feature `testkit`): a PostgreSQL cluster of a test's
-//! own, which it may stop and start again to play a database outage, and random
-//! finished games to fill an archive with.
+//! own, which it may stop and start again to play a database outage, a Redis server of
+//! its own, and random finished games to fill an archive with.
 
 use std::process::Command;
+
+/// Runs `scripts/<script> start`: the two lines it prints (the service's URL and its
+/// folder).
+fn start_service(script: &str) -> (String, String) {
+    let out = Command::new(script_path(script))
+        .arg("start")
+        .output()
+        .unwrap_or_else(|e| panic!("scripts/{script} runs: {e}"));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).expect("the script prints text");
+    let mut lines = text.lines();
+    let url = lines.next().expect("a URL").to_owned();
+    let dir = lines.next().expect("a folder").to_owned();
+    (url, dir)
+}
+
+fn script_path(script: &str) -> String {
+    format!("{}/../../scripts/{script}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Runs `scripts/<script> <what> <dir>`; `false` when it fails.
+fn run_service(script: &str, what: &str, dir: &str) -> bool {
+    Command::new(script_path(script))
+        .args([what, dir])
+        .status()
+        .is_ok_and(|s| s.success())
+}
 
 /// A throwaway PostgreSQL cluster on loopback (`scripts/postgres`), stopped and deleted
 /// when dropped.
@@ -14,10 +45,6 @@ pub struct OwnPostgres {
 }
 
 impl OwnPostgres {
-    fn script() -> String {
-        format!("{}/../../scripts/postgres", env!("CARGO_MANIFEST_DIR"))
-    }
-
     /// A new cluster, when the test command provides PostgreSQL (it sets
     /// `YINSH_TEST_POSTGRES_URL`); `None` (the test skips, saying so) otherwise, unless
     /// `YINSH_REQUIRE_POSTGRES` says it must be there.
@@ -30,47 +57,54 @@ impl OwnPostgres {
             eprintln!("{test} skipped: no PostgreSQL from the test command");
             return None;
         }
-        let out = Command::new(OwnPostgres::script())
-            .arg("start")
-            .output()
-            .expect("scripts/postgres runs");
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let text = String::from_utf8(out.stdout).expect("the script prints text");
-        let mut lines = text.lines();
-        Some(OwnPostgres {
-            url: lines.next().expect("a URL").to_owned(),
-            dir: lines.next().expect("a folder").to_owned(),
-        })
+        let (url, dir) = start_service("postgres");
+        Some(OwnPostgres { url, dir })
     }
 
     /// Stops the server, keeping its data: the database is down.
     pub fn pause(&self) {
-        self.run("pause");
+        assert!(
+            run_service("postgres", "pause", &self.dir),
+            "scripts/postgres pause"
+        );
     }
 
     /// Starts the server again on the same port.
     pub fn resume(&self) {
-        self.run("resume");
-    }
-
-    fn run(&self, what: &str) {
-        let status = Command::new(OwnPostgres::script())
-            .args([what, &self.dir])
-            .status()
-            .expect("scripts/postgres runs");
-        assert!(status.success(), "scripts/postgres {what}");
+        assert!(
+            run_service("postgres", "resume", &self.dir),
+            "scripts/postgres resume"
+        );
     }
 }
 
 impl Drop for OwnPostgres {
     fn drop(&mut self) {
-        let _ = Command::new(OwnPostgres::script())
-            .args(["stop", &self.dir])
-            .status();
+        run_service("postgres", "stop", &self.dir);
+    }
+}
+
+/// A throwaway Redis server on loopback (`scripts/redis`), stopped and deleted when
+/// dropped: for what would disturb other tests on a shared one (cutting every
+/// subscriber). Only where the test command provides Redis (it installs it).
+#[derive(Debug)]
+pub struct OwnRedis {
+    /// The server's URL.
+    pub url: String,
+    dir: String,
+}
+
+impl OwnRedis {
+    /// A new server.
+    pub fn start() -> OwnRedis {
+        let (url, dir) = start_service("redis");
+        OwnRedis { url, dir }
+    }
+}
+
+impl Drop for OwnRedis {
+    fn drop(&mut self) {
+        run_service("redis", "stop", &self.dir);
     }
 }
 

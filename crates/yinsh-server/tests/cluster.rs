@@ -79,44 +79,10 @@ async fn delivers_in_order_to_every_subscriber(url: &str) {
     }
 }
 
-/// A Redis server of one test's own (`scripts/redis`), stopped when dropped: for what
-/// would disturb the other tests' subscriptions on the shared one.
-struct OwnRedis {
-    url: String,
-    dir: String,
-}
-
-impl OwnRedis {
-    fn start() -> OwnRedis {
-        let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scripts/redis");
-        let out = std::process::Command::new(script)
-            .arg("start")
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "{out:?}");
-        let text = String::from_utf8(out.stdout).unwrap();
-        let mut lines = text.lines();
-        let (url, dir) = (lines.next().unwrap(), lines.next().unwrap());
-        OwnRedis {
-            url: url.to_owned(),
-            dir: dir.to_owned(),
-        }
-    }
-}
-
-impl Drop for OwnRedis {
-    fn drop(&mut self) {
-        let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scripts/redis");
-        let _ = std::process::Command::new(script)
-            .args(["stop", &self.dir])
-            .status();
-    }
-}
-
 async fn a_lost_subscription_comes_back_with_a_gap() {
     // Its own server: cutting every subscriber of the shared one would cut the nodes
     // of the cluster tests running beside this one too.
-    let redis = OwnRedis::start();
+    let redis = yinsh_server::testkit::OwnRedis::start();
     let url = redis.url.as_str();
     let bus = RedisBus::connect(url).await.unwrap();
     let ch = channel("lost");
