@@ -166,6 +166,15 @@ async fn node(id: &str, local: &Arc<dyn Bus>) -> Config {
     }
 }
 
+/// Two nodes of a cluster on the database at `url`: `first` (the meeting node when its
+/// id comes first) and `second`, each with its own connection to the bus.
+async fn two_nodes(url: &str, first: &str, second: &str) -> (TestServer, TestServer) {
+    let local: Arc<dyn Bus> = Arc::new(LocalBus::new());
+    let a = TestServer::on(url, node(first, &local).await).await;
+    let b = TestServer::on(url, node(second, &local).await).await;
+    (a, b)
+}
+
 /// Nodes of a cluster on one PostgreSQL database: a node that dies has its tables
 /// taken over by another, which restores their games; the players reconnect there
 /// and play on.
@@ -174,9 +183,7 @@ async fn a_dead_nodes_tables_are_taken_over() {
     let Some(url) = postgres_database("failover").await else {
         return;
     };
-    let local: Arc<dyn Bus> = Arc::new(LocalBus::new());
-    let mut a = TestServer::on(&url, node("fa", &local).await).await;
-    let b = TestServer::on(&url, node("fb", &local).await).await;
+    let (mut a, b) = two_nodes(&url, "fa", "fb").await;
     let options = TableOptions {
         time: Some(TimeSetting {
             minutes: 10,
@@ -280,9 +287,7 @@ async fn a_table_of_another_node_is_played_from_any_node() {
     let Some(url) = postgres_database("routing").await else {
         return;
     };
-    let local: Arc<dyn Bus> = Arc::new(LocalBus::new());
-    let mut a = TestServer::on(&url, node("ra", &local).await).await;
-    let b = TestServer::on(&url, node("rb", &local).await).await;
+    let (mut a, b) = two_nodes(&url, "ra", "rb").await;
     let options = TableOptions {
         time: Some(TimeSetting {
             minutes: 10,
@@ -414,9 +419,7 @@ async fn players_at_different_nodes_meet() {
     let Some(url) = postgres_database("meeting").await else {
         return;
     };
-    let local: Arc<dyn Bus> = Arc::new(LocalBus::new());
-    let a = TestServer::on(&url, node("ma", &local).await).await;
-    let b = TestServer::on(&url, node("mb", &local).await).await;
+    let (a, b) = two_nodes(&url, "ma", "mb").await;
     let mut ann = a.client().await;
     let mut bob = b.client().await;
     let mut cas = b.client().await;
@@ -531,9 +534,7 @@ async fn a_node_back_from_a_lapsed_lease_is_heard_again() {
     let Some(url) = postgres_database("lapsed").await else {
         return;
     };
-    let local: Arc<dyn Bus> = Arc::new(LocalBus::new());
-    let a = TestServer::on(&url, node("la", &local).await).await;
-    let b = TestServer::on(&url, node("lb", &local).await).await;
+    let (a, b) = two_nodes(&url, "la", "lb").await;
     let _ann = a.client().await;
     let _bob = b.client().await;
     for server in [&a, &b] {
@@ -559,9 +560,7 @@ async fn a_bot_plays_at_a_table_of_another_node() {
     let Some(url) = postgres_database("botroute").await else {
         return;
     };
-    let local: Arc<dyn Bus> = Arc::new(LocalBus::new());
-    let a = TestServer::on(&url, node("ba", &local).await).await;
-    let b = TestServer::on(&url, node("bb", &local).await).await;
+    let (a, b) = two_nodes(&url, "ba", "bb").await;
     // Ann (white) challenged Robo at node a, which runs the table.
     let (token, mut ann, table) = bot_game(&a).await;
     assert!(a.store.table_owner(&table).await.unwrap().unwrap().node == "ba");
@@ -604,9 +603,7 @@ async fn after_a_database_outage_every_node_keeps_its_tables() {
     let Some(pg) = yinsh_server::testkit::OwnPostgres::start("cluster outage test") else {
         return;
     };
-    let local: Arc<dyn Bus> = Arc::new(LocalBus::new());
-    let a = TestServer::on(&pg.url, node("oa", &local).await).await;
-    let b = TestServer::on(&pg.url, node("ob", &local).await).await;
+    let (a, b) = two_nodes(&pg.url, "oa", "ob").await;
     let (at_a, mut white, _black) = seated_pair(&a, TableOptions::default()).await;
     let (at_b, mut white_b, _black_b) = seated_pair(&b, TableOptions::default()).await;
     white.chat(&at_a, "/start").await.unwrap();
@@ -637,10 +634,8 @@ async fn a_challenge_typed_at_a_table_is_held_by_the_meeting_node() {
     let Some(url) = postgres_database("chatchallenge").await else {
         return;
     };
-    let local: Arc<dyn Bus> = Arc::new(LocalBus::new());
     // Node ka meets (the first by id).
-    let a = TestServer::on(&url, node("ka", &local).await).await;
-    let b = TestServer::on(&url, node("kb", &local).await).await;
+    let (a, b) = two_nodes(&url, "ka", "kb").await;
     let mut ann = a.client().await;
     let mut bob = b.client().await;
     for server in [&a, &b] {
@@ -687,10 +682,8 @@ async fn a_bot_answers_challenges_through_any_node() {
     let Some(url) = postgres_database("botmeet").await else {
         return;
     };
-    let local: Arc<dyn Bus> = Arc::new(LocalBus::new());
     // Node ma meets (the first by id); the bot calls node mb.
-    let a = TestServer::on(&url, node("ma", &local).await).await;
-    let b = TestServer::on(&url, node("mb", &local).await).await;
+    let (a, b) = two_nodes(&url, "ma", "mb").await;
     let (_, token) = bot_account(&b, "Robo").await;
     let (ann_browser, _) = account(&a, "Ann", &["board:play"]).await;
     let mut ann = Client::connect(a.addr, ann_browser.cookie.as_deref()).await;
