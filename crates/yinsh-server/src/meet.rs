@@ -186,14 +186,19 @@ impl Meet {
     /// The challenges to or from `player` (held here or at other nodes), oldest first.
     pub fn challenges_of(&self, player: crate::vocab::PlayerId) -> Vec<ChallengeView> {
         let state = self.state();
-        let id = player.0;
-        let mut list: Vec<ChallengeView> = state
+        let here = state
             .challenges
             .values()
-            .map(Challenge::view)
-            .chain(state.elsewhere.values().map(|(_, c)| c.clone()))
-            .filter(|c| c.from.id == Some(id) || c.to.as_ref().is_some_and(|t| t.id == Some(id)))
-            .collect();
+            .filter(|c| c.from.id == player || c.to.as_ref().is_some_and(|t| t.id == player))
+            .map(Challenge::view);
+        let id = Some(player.0);
+        let elsewhere = state
+            .elsewhere
+            .values()
+            .map(|(_, c)| c)
+            .filter(|c| c.from.id == id || c.to.as_ref().is_some_and(|t| t.id == id))
+            .cloned();
+        let mut list: Vec<ChallengeView> = here.chain(elsewhere).collect();
         list.sort_by_key(|c| c.created_at);
         list
     }
