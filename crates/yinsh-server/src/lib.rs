@@ -303,11 +303,7 @@ impl Server {
                 // then its own tables back (from a run before under this id) and those
                 // of dead nodes; then on, every second.
                 let bus = bus.expect("a node has a bus");
-                let (lobby, online, meet) =
-                    (ctx.lobby.clone(), ctx.online.clone(), ctx.meet.clone());
-                let (id, router) = (node.id.clone(), ctx.router.clone());
-                let presence =
-                    cluster::lobby::join(bus, id, ctx.epoch, lobby, online, meet, router).await?;
+                let presence = cluster::lobby::join(bus, node.id.clone(), ctx.clone()).await?;
                 if let Some(router) = &ctx.router {
                     router.start(ctx.clone(), config.clone()).await?;
                     let reach = cluster::route::Reach::new(presence, router.clone());

@@ -377,6 +377,22 @@ impl Lobby {
         self.seeks_list().iter().map(|(_, s)| s.clone()).collect()
     }
 
+    /// The node holding the seek `id` (`Some(None)`: this one), or `None` when no seek
+    /// by that id is known.
+    pub fn seek_holder(&self, id: &str) -> Option<Option<String>> {
+        self.holder_where(|s| s.id == id)
+    }
+
+    /// The node holding the seek of the player with this id (a player has one at most).
+    pub fn seek_holder_of(&self, player: i64) -> Option<Option<String>> {
+        self.holder_where(|s| s.player.id == Some(player))
+    }
+
+    fn holder_where(&self, which: impl Fn(&SeekView) -> bool) -> Option<Option<String>> {
+        let seeks = self.seeks_list();
+        seeks.iter().find(|(_, s)| which(s)).map(|(n, _)| n.clone())
+    }
+
     /// The seeks this node holds.
     pub fn local_seeks(&self) -> Vec<SeekView> {
         let seeks = self.seeks_list();

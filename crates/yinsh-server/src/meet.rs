@@ -183,6 +183,16 @@ impl Meet {
         }
     }
 
+    /// The node holding challenge `id` (`Some(None)`: this one), or `None` when no
+    /// challenge by that id is known.
+    pub fn challenge_holder(&self, id: &str) -> Option<Option<String>> {
+        let state = self.state();
+        if state.challenges.contains_key(id) {
+            return Some(None);
+        }
+        state.elsewhere.get(id).map(|(n, _)| Some(n.clone()))
+    }
+
     /// The challenges to or from `player` (held here or at other nodes), oldest first.
     pub fn challenges_of(&self, player: crate::vocab::PlayerId) -> Vec<ChallengeView> {
         let state = self.state();
@@ -543,16 +553,21 @@ impl Meet {
         let ids = self.remove_seeks(|s| s.conn == conn);
         self.drop_seeks(ctx, &ids);
         if last {
-            let mine: Vec<String> = self
-                .state()
-                .challenges
-                .values()
-                .filter(|c| c.from.id == player.id)
-                .map(|c| c.id.clone())
-                .collect();
-            for id in mine {
-                let _ = self.end_challenge(ctx, &id, "canceled", |_| Ok(()));
-            }
+            self.left(ctx, player.id);
+        }
+    }
+
+    /// `player` has no connection left: the challenges they made end.
+    pub fn left(&self, ctx: &Ctx, player: crate::vocab::PlayerId) {
+        let mine: Vec<String> = self
+            .state()
+            .challenges
+            .values()
+            .filter(|c| c.from.id == player)
+            .map(|c| c.id.clone())
+            .collect();
+        for id in mine {
+            let _ = self.end_challenge(ctx, &id, "canceled", |_| Ok(()));
         }
     }
 }

@@ -503,17 +503,12 @@ impl Connection {
             | Request::Command { table, .. }
             | Request::Act { table, .. } => (table, false),
             Request::Close { table } => (table, true),
-            Request::Seek { .. }
-            | Request::CancelSeek
-            | Request::AcceptSeek { .. }
-            | Request::Challenge { .. }
-            | Request::AcceptChallenge { .. }
-            | Request::DeclineChallenge { .. }
-            | Request::CancelChallenge { .. } => {
-                let node = router.meeting_node();
+            _ => {
+                let node = router
+                    .meeting_place(&self.ctx, self.conn.player.id, request)
+                    .await?;
                 return (node != router.node()).then_some((node, None, false));
             }
-            _ => return None,
         };
         if self.opened.contains_key(table) || self.ctx.lobby.get(table).is_some() {
             return None;

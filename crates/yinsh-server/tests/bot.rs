@@ -28,7 +28,12 @@ impl Lines {
     }
 
     /// `POST path` with a form body, read as a stream.
-    async fn post(addr: SocketAddr, path: &str, token: &str, form: &str) -> (u16, Lines) {
+    pub(crate) async fn post(
+        addr: SocketAddr,
+        path: &str,
+        token: &str,
+        form: &str,
+    ) -> (u16, Lines) {
         Lines::request(addr, "POST", path, token, form).await
     }
 
@@ -61,7 +66,7 @@ impl Lines {
     }
 
     /// The next line that is not a keep-alive, as JSON (`None` when the stream ended).
-    async fn next(&mut self) -> Option<Value> {
+    pub(crate) async fn next(&mut self) -> Option<Value> {
         loop {
             let mut size = String::new();
             let n = tokio::time::timeout(Duration::from_secs(20), self.reader.read_line(&mut size))
@@ -658,7 +663,7 @@ async fn a_bots_seat_keeps_its_mark_after_a_restart() {
 }
 
 /// The seeks the lobby lists now (a new watcher's snapshot).
-async fn seeks(server: &TestServer) -> Vec<yinsh_server::protocol::SeekView> {
+pub(crate) async fn seeks(server: &TestServer) -> Vec<yinsh_server::protocol::SeekView> {
     let mut watcher = server.client().await;
     watcher.send(Request::Lobby).await;
     watcher

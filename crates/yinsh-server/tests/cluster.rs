@@ -724,3 +724,154 @@ async fn a_bot_answers_challenges_through_any_node() {
     let (status, _) = post(&b, &token, &format!("/api/challenge/{id}/accept"), "").await;
     assert_eq!(status, 404);
 }
+
+/// Waits (up to 10 s) until `server`'s lobby lists `n` seeks.
+async fn seeks_soon(server: &TestServer, n: usize) -> Vec<yinsh_server::protocol::SeekView> {
+    let waited = std::time::Instant::now();
+    loop {
+        let listed = crate::bot::seeks(server).await;
+        if listed.len() == n {
+            return listed;
+        }
+        assert!(waited.elapsed() < Duration::from_secs(10), "{listed:?}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Waits (up to 10 s) for the end of challenge `id` as `client` hears of it: the reason.
+async fn challenge_gone(client: &mut Client, id: &str) -> String {
+    tokio::time::timeout(
+        Duration::from_secs(10),
+        client.until(|m| match m {
+            ServerMessage::ChallengeGone { challenge, reason } if challenge == id => {
+                Some(reason.clone())
+            }
+            _ => None,
+        }),
+    )
+    .await
+    .expect("the challenge ends")
+}
+
+/// A bot whose calls reach a node that is not the meeting node seeks as at the meeting
+/// node: its seek is held there (pairs with a person's seek made there, listed at both
+/// nodes, withdrawn when its stream closes). Its challenge, held at the node called,
+/// ends when the bot is no longer online anywhere, whichever node its event stream is
+/// at.
+#[tokio::test]
+async fn a_bot_seeks_and_challenges_through_any_node() {
+    use crate::bot::{Lines, account, bot_account, post};
+    let Some(url) = postgres_database("botseek").await else {
+        return;
+    };
+    let (a, b) = two_nodes(&url, "sa", "sb").await;
+    let (_, token) = bot_account(&b, "Robo").await;
+    let (ann_browser, _) = account(&a, "Ann", &["board:play"]).await;
+    let mut ann = Client::connect(a.addr, ann_browser.cookie.as_deref()).await;
+    // The bot's seek, made at node b, pairs with Ann's, made at the meeting node.
+    let (status, mut seeking) =
+        Lines::post(b.addr, "/api/bot/seek", &token, "time=3&increment=2").await;
+    assert_eq!(status, 200);
+    seeks_soon(&a, 1).await;
+    seeks_soon(&b, 1).await;
+    ann.call(Request::Seek {
+        options: TableOptions {
+            time: Some(TimeSetting {
+                minutes: 3,
+                increment: 2,
+            }),
+            ..TableOptions::default()
+        },
+        bots: true,
+    })
+    .await
+    .unwrap();
+    let table = paired(&mut ann).await;
+    assert_eq!(seeking.until("gameStart").await["game"]["id"], table);
+    assert_eq!(seeking.next().await, None, "the seek's stream ends");
+    // A seek whose stream closes is withdrawn at the meeting node.
+    let (status, seeking) = Lines::post(b.addr, "/api/bot/seek", &token, "time=5").await;
+    assert_eq!(status, 200);
+    seeks_soon(&a, 1).await;
+    drop(seeking);
+    seeks_soon(&a, 0).await;
+    seeks_soon(&b, 0).await;
+
+    // Challenges made through node b, the bot's event stream at either node.
+    for stream_at in [&a, &b] {
+        let (status, events) = Lines::open(stream_at.addr, "/api/stream/event", &token).await;
+        assert_eq!(status, 200);
+        online_soon(&a, 2).await;
+        online_soon(&b, 2).await;
+        let (status, body) = post(&b, &token, "/api/challenge/Ann", "clock.limit=300").await;
+        assert_eq!(status, 200, "{body}");
+        let id = body["challenge"]["id"].as_str().unwrap().to_owned();
+        let heard = ann
+            .until(|m| match m {
+                ServerMessage::Challenge { challenge } => Some(challenge.id.clone()),
+                _ => None,
+            })
+            .await;
+        assert_eq!(heard, id);
+        let (status, _) = a.get(&format!("/api/challenge/{id}")).await;
+        assert_eq!(status, 200);
+        // The bot goes offline: its challenge ends.
+        drop(events);
+        assert_eq!(challenge_gone(&mut ann, &id).await, "canceled");
+        online_soon(&a, 1).await;
+    }
+    // Accepted at the meeting node: answered by node b, which holds it.
+    let (_, mut events) = Lines::open(b.addr, "/api/stream/event", &token).await;
+    online_soon(&a, 2).await;
+    let (status, body) = post(&b, &token, "/api/challenge/Ann", "clock.limit=300").await;
+    assert_eq!(status, 200, "{body}");
+    let id = body["challenge"]["id"].as_str().unwrap().to_owned();
+    ann.send(Request::AcceptChallenge { challenge: id }).await;
+    let table = ann
+        .until(|m| match m {
+            ServerMessage::Paired { table, .. } => Some(Ok(table.clone())),
+            ServerMessage::Error { code, .. } => Some(Err(code.clone())),
+            _ => None,
+        })
+        .await
+        .expect("accepted where it is held");
+    // (After the game of the seek, which goes on.)
+    while events.until("gameStart").await["game"]["id"] != table {}
+}
+
+/// The node alive longest holds the cluster's seeks: a node that joins later (here
+/// with an id that sorts first) does not take that role over, so a seek made before
+/// it came still pairs with one made at it.
+#[tokio::test]
+async fn a_node_that_joins_later_leaves_the_seeks_where_they_are() {
+    let Some(url) = postgres_database("laterjoin").await else {
+        return;
+    };
+    let local: Arc<dyn Bus> = Arc::new(LocalBus::new());
+    let old = TestServer::on(&url, node("jz", &local).await).await;
+    let mut ann = old.client().await;
+    let options = TableOptions {
+        time: Some(TimeSetting {
+            minutes: 3,
+            increment: 2,
+        }),
+        ..TableOptions::default()
+    };
+    let seek = Request::Seek {
+        options,
+        bots: false,
+    };
+    ann.call(seek.clone()).await.unwrap();
+    let new = TestServer::on(&url, node("ja", &local).await).await;
+    // Both have looked at who is alive since.
+    tokio::time::sleep(Duration::from_millis(3_500)).await;
+    for server in [&old, &new] {
+        let router = server.router.as_ref().unwrap();
+        assert_eq!(router.meeting_node(), "jz");
+    }
+    seeks_soon(&new, 1).await;
+    let mut bob = new.client().await;
+    bob.call(seek).await.unwrap();
+    let table = paired(&mut bob).await;
+    assert_eq!(paired(&mut ann).await, table);
+}

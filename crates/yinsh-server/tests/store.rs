@@ -873,8 +873,9 @@ async fn leases(store: Arc<dyn Store>) {
     // The first node to start sets the cluster's id; the others get that one.
     assert_eq!(store.cluster_id("c0ffee").await.unwrap(), "c0ffee");
     assert_eq!(store.cluster_id("beef00").await.unwrap(), "c0ffee");
-    store.renew_node("a", MINUTE).await.unwrap();
-    store.renew_node("b", MINUTE).await.unwrap();
+    store.renew_node("a", 1, MINUTE).await.unwrap();
+    tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    store.renew_node("b", 1, MINUTE).await.unwrap();
     assert!(store.claim_table("t1", "a").await.unwrap());
     assert!(
         !store.claim_table("t1", "b").await.unwrap(),
@@ -886,9 +887,17 @@ async fn leases(store: Arc<dyn Store>) {
     assert_eq!((t1.node.as_str(), t1.incarnation), ("a", 1));
     assert_eq!(store.table_owner("nope").await.unwrap(), None);
 
-    // Nobody takes a living node's tables.
+    // Nobody takes a living node's tables. The run alive longest is listed first: a
+    // renewal keeps its place, a new run of a node (a restart) goes last.
     assert!(store.take_over("b", false, 100).await.unwrap().is_empty());
     assert_eq!(store.live_nodes().await.unwrap(), ["a", "b"]);
+    store.renew_node("a", 1, MINUTE).await.unwrap();
+    assert_eq!(store.live_nodes().await.unwrap(), ["a", "b"]);
+    tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    store.renew_node("a", 2, MINUTE).await.unwrap();
+    assert_eq!(store.live_nodes().await.unwrap(), ["b", "a"]);
+    store.renew_node("b", 1, MINUTE).await.unwrap();
+    assert_eq!(store.live_nodes().await.unwrap(), ["b", "a"]);
 
     // A node that stops gives its tables up at once; each changes hands once.
     store.end_node("a").await.unwrap();
@@ -900,7 +909,7 @@ async fn leases(store: Arc<dyn Store>) {
     assert_eq!(owned(&store.tables_of("a").await.unwrap()), []);
 
     // A lease that runs out by the database's clock; a node that never had a lease.
-    store.renew_node("c", 1).await.unwrap();
+    store.renew_node("c", 1, 1).await.unwrap();
     assert!(store.claim_table("t4", "c").await.unwrap());
     assert!(store.claim_table("t5", "ghost").await.unwrap());
     tokio::time::sleep(std::time::Duration::from_millis(20)).await;
@@ -908,8 +917,8 @@ async fn leases(store: Arc<dyn Store>) {
     assert_eq!(owned(&taken), [("t4", "a", 2)], "at most `limit` tables");
     let taken = store.take_over("a", false, 10).await.unwrap();
     assert_eq!(owned(&taken), [("t5", "a", 2)]);
-    store.renew_node("a", MINUTE).await.unwrap();
-    store.renew_node("c", MINUTE).await.unwrap();
+    store.renew_node("a", 2, MINUTE).await.unwrap();
+    store.renew_node("c", 1, MINUTE).await.unwrap();
 
     // A node back under its id takes its own tables again, as a new incarnation.
     let own = store.take_over("b", true, 100).await.unwrap();
@@ -929,13 +938,13 @@ async fn leases(store: Arc<dyn Store>) {
     );
 
     // Two nodes taking over at once share the tables out: none goes to both.
-    store.renew_node("d", 1).await.unwrap();
+    store.renew_node("d", 1, 1).await.unwrap();
     for n in 0..40 {
         assert!(store.claim_table(&format!("d{n:02}"), "d").await.unwrap());
     }
     tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-    store.renew_node("e", MINUTE).await.unwrap();
-    store.renew_node("f", MINUTE).await.unwrap();
+    store.renew_node("e", 1, MINUTE).await.unwrap();
+    store.renew_node("f", 1, MINUTE).await.unwrap();
     let (e, f) = tokio::join!(
         store.take_over("e", false, 25),
         store.take_over("f", false, 25)

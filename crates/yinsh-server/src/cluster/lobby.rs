@@ -13,10 +13,9 @@ use serde::{Deserialize, Serialize};
 use tokio::sync::mpsc;
 
 use super::bus::{Bus, BusError, Delivery};
-use super::route::Router;
-use crate::lobby::{Change, Lobby};
-use crate::meet::Meet;
-use crate::online::{Online, Presence};
+use crate::Ctx;
+use crate::lobby::Change;
+use crate::online::Presence;
 use crate::protocol::{ChallengeView, SeekView, TableSummary};
 use crate::store::Player;
 
@@ -144,12 +143,11 @@ enum Own {
 pub async fn join(
     bus: Arc<dyn Bus>,
     node: String,
-    boot: u64,
-    lobby: Lobby,
-    online: Online,
-    meet: Meet,
-    router: Option<Arc<Router>>,
+    ctx: Ctx,
 ) -> Result<mpsc::UnboundedSender<Presence>, BusError> {
+    let boot = ctx.epoch;
+    let (lobby, online, meet) = (ctx.lobby.clone(), ctx.online.clone(), ctx.meet.clone());
+    let router = ctx.router.clone();
     let mut sub = bus
         .subscribe(&[LOBBY.to_owned(), node_channel(&node)])
         .await?;
@@ -304,12 +302,19 @@ pub async fn join(
                     player,
                     here,
                 } if from != node => {
+                    let id = player.id;
                     let change = if here {
                         Presence::Came(player)
                     } else {
-                        Presence::Went(player.id)
+                        Presence::Went(id)
                     };
                     online.at_node(&from, change);
+                    // Gone from every node: the challenges this node holds for them
+                    // end (whichever connection made them: a bot's is a request of
+                    // its own, not its event stream).
+                    if !here && !online.is_online(id) {
+                        meet.left(&ctx, id);
+                    }
                 }
                 Note::Table { node: from, table } if from != node => {
                     lobby.insert_remote(&from, *table)

@@ -199,7 +199,7 @@ async fn evict_lost(ctx: &Ctx, node: &Node) {
 /// Renews this node's lease now; `Err` when the store does not answer.
 pub async fn renew(ctx: &Ctx, node: &Node) -> StoreResult<()> {
     ctx.store
-        .renew_node(&node.id, LEASE.as_millis() as i64)
+        .renew_node(&node.id, ctx.epoch, LEASE.as_millis() as i64)
         .await
 }
 

@@ -33,6 +33,7 @@ use tokio::sync::mpsc;
 use super::bus::{Bus, Delivery};
 use crate::i18n::Lang;
 use crate::online::{Elsewhere, Presence};
+use crate::protocol::Request;
 use crate::store::Player;
 use crate::table::Conn;
 use crate::vocab::PlayerId;
@@ -50,6 +51,9 @@ const BATCH: usize = 512;
 const PUBLISH_FOR: Duration = Duration::from_secs(5);
 /// How often a node looks whether the tables its connections watch elsewhere moved.
 const LOOK_EVERY: Duration = Duration::from_secs(1);
+/// How long a seek or challenge named by a request and known nowhere here is waited
+/// for (announced by another node a moment ago) before the meeting node is asked.
+const ANNOUNCED_WITHIN: Duration = Duration::from_secs(1);
 /// Every this many looks it also checks which nodes are alive.
 const ALIVE_EVERY: u32 = 3;
 
@@ -134,7 +138,7 @@ pub struct Router {
     boot: u64,
     bus: Arc<dyn Bus>,
     state: Mutex<State>,
-    /// The nodes alive when last looked at, sorted.
+    /// The nodes alive when last looked at, the longest alive first.
     alive: Mutex<Vec<String>>,
 }
 
@@ -159,18 +163,59 @@ impl Router {
         })
     }
 
-    /// The node that holds the cluster's seeks and challenges: the first alive, by id
-    /// (this one while it knows of no other).
+    /// The node that holds the cluster's seeks and challenges: the one alive longest
+    /// (this one while it knows of no other). A node that joins later does not take
+    /// the role over; when that node dies, the next oldest has it.
     pub fn meeting_node(&self) -> String {
         let alive = self.alive.lock().unwrap_or_else(|e| e.into_inner());
-        match alive.first() {
-            Some(first) if *first < self.node => first.clone(),
-            _ => self.node.clone(),
+        alive.first().cloned().unwrap_or_else(|| self.node.clone())
+    }
+
+    /// The node that handles `request`, a request about seeks and challenges of
+    /// `player`'s: the node holding the seek or challenge it names (known from the
+    /// lobby's notes), else the meeting node. New seeks and challenges go to the
+    /// meeting node; those made before another node had that role, and a bot's
+    /// challenges (held where made), stay where they are and are answered there.
+    /// `None` for the other requests.
+    pub async fn meeting_place(
+        &self,
+        ctx: &Ctx,
+        player: PlayerId,
+        request: &Request,
+    ) -> Option<String> {
+        let holder = || match request {
+            Request::CancelSeek => ctx.lobby.seek_holder_of(player.0),
+            Request::AcceptSeek { seek } => ctx.lobby.seek_holder(seek),
+            Request::AcceptChallenge { challenge }
+            | Request::DeclineChallenge { challenge }
+            | Request::CancelChallenge { challenge } => ctx.meet.challenge_holder(challenge),
+            _ => None,
+        };
+        match request {
+            Request::Seek { .. } | Request::Challenge { .. } => return Some(self.meeting_node()),
+            Request::CancelSeek
+            | Request::AcceptSeek { .. }
+            | Request::AcceptChallenge { .. }
+            | Request::DeclineChallenge { .. }
+            | Request::CancelChallenge { .. } => {}
+            _ => return None,
+        }
+        // One made at another node a moment ago may not be announced here yet (its
+        // players hear of it through the routing, which may come first).
+        let deadline = tokio::time::Instant::now() + ANNOUNCED_WITHIN;
+        loop {
+            match holder() {
+                Some(Some(node)) => return Some(node),
+                Some(None) => return Some(self.node.clone()),
+                None if tokio::time::Instant::now() >= deadline => {
+                    return Some(self.meeting_node());
+                }
+                None => tokio::time::sleep(Duration::from_millis(20)).await,
+            }
         }
     }
 
-    fn set_alive(&self, mut nodes: Vec<String>) {
-        nodes.sort();
+    fn set_alive(&self, nodes: Vec<String>) {
         *self.alive.lock().unwrap_or_else(|e| e.into_inner()) = nodes;
     }
 

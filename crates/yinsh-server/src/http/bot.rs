@@ -488,10 +488,20 @@ async fn event_stream(State(app): State<App>, headers: HeaderMap) -> Response {
         for place in &places {
             place.forget(&conn);
         }
-        let last = ctx.online.remove(player.id, conn.id);
-        ctx.meet.closed(&ctx, &player, conn.id, last);
+        program_left(&ctx, &player, conn.id);
     });
     ndjson(lines)
+}
+
+/// Program connection `conn` of `player`, online while it lasted, ends: its seek ends,
+/// and with the player's last connection anywhere their challenges — here and at the
+/// node holding them.
+fn program_left(ctx: &Ctx, player: &Player, conn: u64) {
+    let last = ctx.online.remove(player.id, conn) && !ctx.online.is_online_elsewhere(player.id);
+    ctx.meet.closed(ctx, player, conn, last);
+    if let Some(router) = &ctx.router {
+        router.closed(conn, last);
+    }
 }
 
 /// The game sought by `POST /api/{bot|board}/seek` (form fields, lichess's names):
@@ -565,35 +575,56 @@ async fn seek(
     let ctx = app.ctx.clone();
     // Online while it seeks: the pairing's `paired` comes to this connection too.
     ctx.online.add(&conn);
-    let leave = move |ctx: &crate::Ctx, player: &Player, id: u64| {
-        let last = ctx.online.remove(player.id, id);
-        ctx.meet.closed(ctx, player, id, last);
+    // In a cluster the meeting node holds the seek, for a connection of the program's
+    // there that lasts as long as this one.
+    let request = Request::Seek {
+        options: options.clone(),
+        bots,
     };
-    if let Err(r) = ctx.meet.seek(&ctx, &conn, &options, bots).await {
-        leave(&ctx, &player, conn.id);
-        return refusal(&r);
+    let elsewhere = handled_elsewhere(&ctx, &player, &request).await;
+    let mut early = Vec::new();
+    let failed = match &elsewhere {
+        None => ctx
+            .meet
+            .seek(&ctx, &conn, &options, bots)
+            .await
+            .err()
+            .map(|r| refusal(&r)),
+        Some((router, node)) => {
+            Place::forward(router, &conn, node, None, 1, request);
+            refused_instead(&mut rx, 1, &mut early).await
+        }
+    };
+    if let Some(response) = failed {
+        program_left(&ctx, &player, conn.id);
+        return response;
     }
     let (out, lines) = mpsc::channel::<Bytes>(STREAM_QUEUE);
     tokio::spawn(async move {
         let mut keep =
             tokio::time::interval_at(tokio::time::Instant::now() + KEEP_ALIVE, KEEP_ALIVE);
-        // A seek gone without a pairing (replaced by a newer one of the player's) ends
-        // the stream at the next keep-alive but one: a pairing's message may be on its way.
+        // A seek gone without a pairing (replaced by a newer one of the player's, or
+        // gone with the node that held it) ends the stream at the next keep-alive but
+        // one: a pairing's message may be on its way.
+        let seeking = || match elsewhere {
+            None => ctx.meet.seeking(conn.id),
+            Some(_) => ctx.lobby.seek_holder_of(player.id.0).is_some(),
+        };
+        // The pairing, as the stream's last lines.
+        let paired = |text: &str| match serde_json::from_str(text) {
+            Ok(msg @ ServerMessage::Paired { .. }) => Some(event_lines(&msg, &mut Vec::new())),
+            _ => None,
+        };
         let mut gone = 0;
-        loop {
+        let mut ended = early.iter().find_map(|text| paired(text));
+        while ended.is_none() {
             tokio::select! {
                 msg = rx.recv() => {
                     let Some(text) = msg else { break };
-                    if let Ok(msg @ ServerMessage::Paired { .. }) = serde_json::from_str(&text) {
-                        let lines = event_lines(&msg, &mut Vec::new());
-                        for line in &lines {
-                            let _ = out.send(line_of(line)).await;
-                        }
-                        break;
-                    }
+                    ended = paired(&text);
                 }
                 _ = keep.tick() => {
-                    gone = if ctx.meet.seeking(conn.id) { 0 } else { gone + 1 };
+                    gone = if seeking() { 0 } else { gone + 1 };
                     if gone > 1 || out.send(Bytes::from_static(b"\n")).await.is_err() {
                         break;
                     }
@@ -602,7 +633,10 @@ async fn seek(
                 () = out.closed() => break,
             }
         }
-        leave(&ctx, &player, conn.id);
+        for line in ended.iter().flatten() {
+            let _ = out.send(line_of(line)).await;
+        }
+        program_left(&ctx, &player, conn.id);
     });
     ndjson(lines)
 }
@@ -697,6 +731,8 @@ pub(super) async fn challenge(
             "open your event stream (GET /api/stream/event) first: a challenge lives as long as its challenger is online",
         );
     }
+    // Held at this node, in a cluster too: it is answered where it is held (from any
+    // node, [`NodeRouter::meeting_place`]) and ends once the player is online at no node.
     let (conn, _rx) = program_conn(&app, &player);
     match app
         .ctx
@@ -715,8 +751,10 @@ async fn accept(State(app): State<App>, headers: HeaderMap, Path(id): Path<Strin
         Ok(player) => player,
         Err(response) => return response,
     };
-    if let Some((router, node)) = meeting_elsewhere(&app.ctx) {
-        let accept = Request::AcceptChallenge { challenge: id };
+    let accept = Request::AcceptChallenge {
+        challenge: id.clone(),
+    };
+    if let Some((router, node)) = handled_elsewhere(&app.ctx, &player, &accept).await {
         return call_elsewhere(&app, &player, &router, &node, None, vec![accept]).await;
     }
     match app.ctx.meet.accept_challenge(&app.ctx, &player, &id).await {
@@ -731,8 +769,10 @@ async fn decline(State(app): State<App>, headers: HeaderMap, Path(id): Path<Stri
         Ok(player) => player,
         Err(response) => return response,
     };
-    if let Some((router, node)) = meeting_elsewhere(&app.ctx) {
-        let decline = Request::DeclineChallenge { challenge: id };
+    let decline = Request::DeclineChallenge {
+        challenge: id.clone(),
+    };
+    if let Some((router, node)) = handled_elsewhere(&app.ctx, &player, &decline).await {
         return call_elsewhere(&app, &player, &router, &node, None, vec![decline]).await;
     }
     match app.ctx.meet.decline_challenge(&app.ctx, &player, &id) {
@@ -866,37 +906,55 @@ async fn call_elsewhere(
     for (n, request) in (1..).zip(requests) {
         Place::forward(router, &conn, node, table, n, request);
     }
+    let answer = refused_instead(&mut rx, last, &mut Vec::new())
+        .await
+        .unwrap_or_else(ok);
+    router.closed(conn.id, false);
+    answer
+}
+
+/// Waits for the answer to request `last` of those forwarded for a program connection
+/// whose outbox is `rx`: `None` once it is answered; the first refusal, or a 503 when
+/// the cluster does not answer within 10 s, instead. What else arrives meanwhile goes
+/// to `other`.
+async fn refused_instead(
+    rx: &mut mpsc::Receiver<Arc<str>>,
+    last: u64,
+    other: &mut Vec<Arc<str>>,
+) -> Option<Response> {
     let unanswered = || {
         refused(
             StatusCode::SERVICE_UNAVAILABLE,
             "the cluster did not answer",
         )
     };
-    let answer = tokio::time::timeout(Duration::from_secs(10), async {
+    tokio::time::timeout(Duration::from_secs(10), async {
         while let Some(text) = rx.recv().await {
             match serde_json::from_str::<ServerMessage>(&text) {
-                Ok(ServerMessage::Reply { id: Some(n), .. }) if n == last => return ok(),
+                Ok(ServerMessage::Reply { id: Some(n), .. }) if n == last => return None,
                 Ok(ServerMessage::Error {
                     id: Some(_),
                     code,
                     text,
                     ..
-                }) => return coded_refusal(&code, &text),
-                _ => {}
+                }) => return Some(coded_refusal(&code, &text)),
+                _ => other.push(text),
             }
         }
-        unanswered()
+        Some(unanswered())
     })
     .await
-    .unwrap_or_else(|_| unanswered());
-    router.closed(conn.id, false);
-    answer
+    .unwrap_or_else(|_| Some(unanswered()))
 }
 
-/// In a cluster whose meeting node is another: that node, which holds the cluster's
-/// seeks and challenges.
-fn meeting_elsewhere(ctx: &Ctx) -> Option<(Arc<NodeRouter>, String)> {
+/// In a cluster, the other node that handles `request` of `player`'s, about seeks and
+/// challenges ([`NodeRouter::meeting_place`]).
+async fn handled_elsewhere(
+    ctx: &Ctx,
+    player: &Player,
+    request: &Request,
+) -> Option<(Arc<NodeRouter>, String)> {
     let router = ctx.router.clone()?;
-    let node = router.meeting_node();
+    let node = router.meeting_place(ctx, player.id, request).await?;
     (node != router.node()).then_some((router, node))
 }

@@ -921,10 +921,12 @@ pub trait Store: Send + Sync + 'static {
         cluster_default()
     }
 
-    /// Renews the lease of cluster node `node`: it holds for `ttl_ms` from now, by the
-    /// database's clock.
-    fn renew_node<'a>(&'a self, node: &'a str, ttl_ms: i64) -> StoreFuture<'a, ()> {
-        let _ = (node, ttl_ms);
+    /// Renews the lease of cluster node `node` in its run `boot`: it holds for `ttl_ms`
+    /// from now, by the database's clock. A run's first renewal marks when it came
+    /// alive ([`Store::live_nodes`] lists the oldest first); later ones, even after the
+    /// lease ran out meanwhile, keep that time.
+    fn renew_node<'a>(&'a self, node: &'a str, boot: u64, ttl_ms: i64) -> StoreFuture<'a, ()> {
+        let _ = (node, boot, ttl_ms);
         cluster_default()
     }
 
@@ -935,7 +937,8 @@ pub trait Store: Send + Sync + 'static {
         cluster_default()
     }
 
-    /// The nodes whose lease holds now, by the database's clock, sorted.
+    /// The nodes whose lease holds now, by the database's clock: the run alive longest
+    /// first (then by id).
     fn live_nodes(&self) -> StoreFuture<'_, Vec<String>> {
         cluster_default()
     }

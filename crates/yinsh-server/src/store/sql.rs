@@ -1537,16 +1537,22 @@ impl Store for SqlStore {
         })
     }
 
-    fn renew_node<'a>(&'a self, node: &'a str, ttl_ms: i64) -> StoreFuture<'a, ()> {
+    fn renew_node<'a>(&'a self, node: &'a str, boot: u64, ttl_ms: i64) -> StoreFuture<'a, ()> {
         Box::pin(async move {
+            // A new run of the node is alive from now; the same run keeps its time.
             let sql = format!(
-                "INSERT INTO cluster_nodes (node_id, alive_until) VALUES ($1, {now} + $2) \
-                 ON CONFLICT (node_id) DO UPDATE SET alive_until = excluded.alive_until",
+                "INSERT INTO cluster_nodes (node_id, alive_until, boot, since) \
+                 VALUES ($1, {now} + $2, $3, {now}) \
+                 ON CONFLICT (node_id) DO UPDATE SET alive_until = excluded.alive_until, \
+                 since = CASE WHEN cluster_nodes.boot = excluded.boot \
+                 THEN cluster_nodes.since ELSE excluded.since END, \
+                 boot = excluded.boot",
                 now = self.backend.now_ms()
             );
             sqlx::query(&sql)
                 .bind(node)
                 .bind(ttl_ms)
+                .bind(boot as i64)
                 .execute(&self.pool)
                 .await?;
             Ok(())
@@ -1583,7 +1589,8 @@ impl Store for SqlStore {
     fn live_nodes(&self) -> StoreFuture<'_, Vec<String>> {
         Box::pin(async move {
             let sql = format!(
-                "SELECT node_id FROM cluster_nodes WHERE alive_until > {now} ORDER BY node_id",
+                "SELECT node_id FROM cluster_nodes WHERE alive_until > {now} \
+                 ORDER BY since, node_id",
                 now = self.backend.now_ms()
             );
             let rows = sqlx::query(&sql).fetch_all(&self.pool).await?;
