@@ -45,6 +45,8 @@ pub struct Weights {
     pub edge: i32,
     /// Per marker of the player that the opponent could flip with one ring move.
     pub fragile: i32,
+    /// Whether the learned terms ([`crate::learned`]) are added to these.
+    pub learned: bool,
 }
 
 impl Default for Weights {
@@ -61,6 +63,7 @@ impl Default for Weights {
             centre: 110,
             edge: -100,
             fragile: -70,
+            learned: true,
         }
     }
 }
@@ -220,9 +223,21 @@ impl Features {
     }
 }
 
-/// The evaluation of `pos` for the player to act, in thousandths of a ring. Only for
-/// positions that are not over.
+/// The evaluation of `pos` for the player to act, in thousandths of a ring: the
+/// hand-made terms and, unless `w` leaves them out, the learned ones. Only for positions
+/// that are not over.
 pub fn evaluate(pos: &Position, w: &Weights) -> i32 {
+    let learned = if w.learned {
+        crate::learned::terms(pos)
+    } else {
+        0
+    };
+    hand_made(pos, w) + learned
+}
+
+/// The hand-made terms of [`evaluate`] alone (what the learned terms were fitted on top
+/// of).
+pub fn hand_made(pos: &Position, w: &Weights) -> i32 {
     let me = pos.turn();
     // The costly terms are computed only when they count.
     let side = |c| Features::collect(pos, c, w.mobility != 0, w.fragile != 0);
@@ -296,7 +311,7 @@ mod tests {
     }
 
     #[test]
-    fn evaluation_is_the_weighted_difference_of_the_features() {
+    fn evaluation_is_the_weighted_difference_of_the_features_and_the_learned_terms() {
         let mut rng = yinsh::random::SplitMix64::new(5);
         let all = Weights {
             mobility: 3,
@@ -315,7 +330,14 @@ mod tests {
                 } else {
                     0
                 };
-                assert_eq!(evaluate(&p, &w), me.score(&w) - them.score(&w) + bonus);
+                let expect = me.score(&w) - them.score(&w) + bonus;
+                assert_eq!(hand_made(&p, &w), expect);
+                assert_eq!(evaluate(&p, &w), expect + crate::learned::terms(&p));
+                let without = Weights {
+                    learned: false,
+                    ..w
+                };
+                assert_eq!(evaluate(&p, &without), expect);
             }
         }
     }

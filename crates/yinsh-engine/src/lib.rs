@@ -11,6 +11,7 @@ use yinsh::{Action, Position, Rules};
 
 pub mod analysis;
 pub mod eval;
+pub mod learned;
 pub mod mcts;
 pub mod protocol;
 pub mod search;

@@ -11,7 +11,7 @@ use yinsh_engine::{Engine, Limits, Score};
 
 /// The first 39 actions of a game of boardspace.net (DrMih against Dumbot), then the
 /// mover's h5-h3: after it the opponent wins by force in three actions, where the
-/// engine's f5-h7 keeps the game (about −0.3 ring).
+/// engine's better move keeps the game (about −0.3 ring).
 fn known_blunder() -> (yinsh::Rules, Vec<Action>) {
     let text = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
@@ -46,13 +46,18 @@ fn a_move_that_allows_a_forced_loss_is_a_blunder_with_the_saving_move_as_the_bet
     let last = analysis.actions.last().unwrap();
     assert_eq!(last.played.to_string(), "h5-h3");
     assert_eq!(last.mark, Some(Mark::Blunder), "{last:?}");
-    assert_eq!(last.best.map(|b| b.to_string()).as_deref(), Some("f5-h7"));
+    // (f5-h7 with the hand-made evaluation alone; g7-f7 with the learned terms: which
+    // one does not matter, that it saves the game does, below.)
+    assert_ne!(last.best, Some(last.played));
     assert_eq!(
         last.line.first(),
         last.best.as_ref(),
         "the line starts with it"
     );
-    assert!(last.loss >= 0.25, "{last:?}");
+    // A loss of the whole game's chance from where the better move leaves it (about
+    // 0.3 with the hand-made evaluation, which thought that position better than the
+    // learned terms do).
+    assert!(last.loss >= 0.15, "{last:?}");
     // The better action saves the game: no forced win for the opponent after it.
     let mut pos = Position::with_rules(rules);
     for &a in &actions[..39] {
