@@ -148,6 +148,12 @@ mod tests {
         let sizes: Vec<u32> = sets.iter().map(|s| s.count()).collect();
         assert_eq!(sizes.iter().sum::<u32>(), 85, "{sizes:?}");
         assert!(sizes.iter().all(|n| [1, 6, 12].contains(n)), "{sizes:?}");
+        // Numbered as scripts/train-eval.py numbers them (the tables' order): by their
+        // first point in index order: edge points of the first row first, the centre last.
+        let at = |i| Point::from_index(i).unwrap();
+        assert!(sets[0].contains(at(1)) && sets[0].contains(at(4)));
+        assert!(sets[1].contains(at(2)) && sets[1].contains(at(3)));
+        assert_eq!(sets[10], Bitboard::from_point(at(60)));
         // A class is closed under the symmetries.
         for set in sets {
             for p in *set {
