@@ -166,6 +166,75 @@ fn a_match_on_the_clock_in_blitz() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+#[test]
+fn a_stopped_match_is_finished_from_its_next_game() {
+    let (whole, rest) = (out_dir("whole"), out_dir("rest"));
+    let one = engine("--level 1");
+    let common = [
+        "--engine",
+        &one,
+        "--engine",
+        &one,
+        "--games",
+        "4",
+        "--openings",
+        "2",
+        "--movetime",
+        "20",
+        "--seed",
+        "5",
+        "--quiet",
+        "--out",
+    ];
+    arena(&[&common[..], &[whole.to_str().unwrap()]].concat());
+    let (stdout, _) = arena(
+        &[
+            &["--first-game", "3"][..],
+            &common[..],
+            &[rest.to_str().unwrap()],
+        ]
+        .concat(),
+    );
+    assert!(
+        stdout.starts_with("2 games, standard, movetime 20 ms, 2 openings of 4 placements (seed 5)\ngames 3 to 4 of a match of 4\n"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("records: "), "{stdout}");
+    assert!(
+        stdout.contains("(game-003.txt to game-004.txt)"),
+        "{stdout}"
+    );
+    let names: Vec<String> = std::fs::read_dir(&rest)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    assert_eq!(names, ["game-003.txt", "game-004.txt"]);
+    // The same games as the whole match's last two: round, opening and colours.
+    let (all, tail) = (records(&whole), records(&rest));
+    for (full, part) in all[2..].iter().zip(&tail) {
+        for header in ["Round", "Opening"] {
+            assert_eq!(full.header(header), part.header(header), "{header}");
+        }
+        assert_eq!(full.actions[..4], part.actions[..4]);
+    }
+    assert_ne!(all[0].header("Opening"), tail[0].header("Opening"));
+    let late = [
+        &["arena", "--first-game", "5"][..],
+        &common[..],
+        &["unused"],
+    ]
+    .concat();
+    let stderr = check_failure(&late, run(&late));
+    assert!(
+        stderr.contains("--first-game 5 is past the match's last game (4)"),
+        "{stderr}"
+    );
+    std::fs::remove_dir_all(&whole).unwrap();
+    std::fs::remove_dir_all(&rest).unwrap();
+}
+
 /// Plays two games against `bad`, which must lose both by adjudication with `reason`.
 fn loses_both(name: &str, bad: &str, extra: &[&str], termination: Termination, reason: &str) {
     let dir = out_dir(name);

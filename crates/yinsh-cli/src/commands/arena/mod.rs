@@ -40,6 +40,12 @@ pub struct ArenaArgs {
           value_parser = clap::value_parser!(u32).range(1..))]
     pub games: u32,
 
+    /// Play only games N to --games of the match (the same openings and colours as in
+    /// the whole match): to finish a match that was stopped, into a new --out folder.
+    #[arg(long, default_value_t = 1, value_name = "N",
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub first_game: u32,
+
     /// Time per decision in milliseconds (`go movetime`); the default when --tc is not
     /// given is 100. An answer later than the movetime plus --grace loses on time.
     #[arg(long, value_name = "MS", conflicts_with = "tc",
@@ -109,6 +115,12 @@ pub fn run(args: &ArenaArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     for command in [first, second] {
         ensure!(!command.trim().is_empty(), "an engine command is empty");
     }
+    ensure!(
+        args.first_game <= args.games,
+        "--first-game {} is past the match's last game ({})",
+        args.first_game,
+        args.games
+    );
     let now = DateTime::now();
     let timing = match args.tc {
         Some(tc) => {
@@ -161,6 +173,7 @@ pub fn run(args: &ArenaArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     prepare_folder(&folder)?;
 
     let games = args.games as usize;
+    let first = args.first_game as usize;
     let pairs = games.div_ceil(2);
     let opening_count = args.openings.map_or(pairs, |n| n as usize);
     let openings = openings::generate(
@@ -169,7 +182,7 @@ pub fn run(args: &ArenaArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         usize::from(args.opening_plies),
         args.seed,
     );
-    let specs: Vec<GameSpec> = (0..games)
+    let specs: Vec<GameSpec> = (first - 1..games)
         .map(|i| GameSpec {
             number: i + 1,
             opening: openings[(i / 2) % openings.len()].clone(),
@@ -179,13 +192,13 @@ pub fn run(args: &ArenaArgs, out: &mut dyn Write) -> anyhow::Result<()> {
 
     let width = games.to_string().len().max(3);
     let file_of = |number: usize| folder.join(format!("game-{number:0width$}.txt"));
-    let mut progress = Progress::new(games, args.quiet);
+    let mut progress = Progress::new(specs.len(), args.quiet);
     let mut tally = Tally::default();
     let mut adjudicated: Vec<Played> = Vec::new();
 
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
-    let workers = (args.concurrency as usize).min(games);
+    let workers = (args.concurrency as usize).min(specs.len());
     let (sender, results) = mpsc::channel::<Played>();
     let written: anyhow::Result<()> = std::thread::scope(|scope| {
         for _ in 0..workers {
@@ -227,7 +240,7 @@ pub fn run(args: &ArenaArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         out,
         "records: {} ({} to {})",
         folder.display(),
-        file_name(&file_of(1)),
+        file_name(&file_of(first)),
         file_name(&file_of(games))
     )?;
     Ok(())
@@ -278,6 +291,13 @@ fn write_table(
         if args.opening_plies == 1 { "" } else { "s" },
         args.seed
     )?;
+    if args.first_game > 1 {
+        writeln!(
+            out,
+            "games {} to {} of a match of {}",
+            args.first_game, args.games, args.games
+        )?;
+    }
     for (i, command) in settings.engines.iter().enumerate() {
         writeln!(out, "engine {}: {command}", i + 1)?;
     }
