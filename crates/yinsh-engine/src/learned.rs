@@ -14,7 +14,7 @@
 //!
 //! The tables (`learned_weights.rs`, written by `scripts/train-eval.py`) were fitted by
 //! logistic regression to the search scores of self-play positions, on top of the
-//! hand-made evaluation; evaluating them is a lookup per window and a count per class.
+//! hand-made evaluation; evaluating them is a table lookup per piece and per window.
 //! Both tables are the same under every symmetry of the board, and so are the terms.
 
 use std::sync::OnceLock;
@@ -36,29 +36,36 @@ const CLASSES: usize = 11;
 /// Point indexes run over an 11 × 11 grid (`row * 11 + col`).
 const INDEXES: usize = 121;
 
-/// The board's windows of five points in a line, as point indexes (123 of them).
-fn windows() -> &'static [[u8; 5]] {
-    static WINDOWS: OnceLock<Vec<[u8; 5]>> = OnceLock::new();
-    WINDOWS.get_or_init(|| {
-        let mut out = Vec::new();
-        for p in Point::ALL {
-            for dir in [Direction::East, Direction::North, Direction::NorthEast] {
-                let mut window = [p.index() as u8; 5];
-                let mut at = p;
-                let whole = (1..5).all(|k| match at.step(dir) {
-                    Some(q) => {
-                        at = q;
-                        window[k] = q.index() as u8;
-                        true
-                    }
-                    None => false,
-                });
-                if whole {
-                    out.push(window);
+/// The board's lines (in the three directions windows are read in, each from its
+/// first point to its last) that hold at least one window of five, as point indexes:
+/// the points of all lines one after another, and each line's length.
+struct Lines {
+    points: Vec<u8>,
+    lengths: Vec<u8>,
+}
+
+fn lines() -> &'static Lines {
+    static LINES: OnceLock<Lines> = OnceLock::new();
+    LINES.get_or_init(|| {
+        let mut lines = Lines {
+            points: Vec::new(),
+            lengths: Vec::new(),
+        };
+        for dir in [Direction::East, Direction::North, Direction::NorthEast] {
+            for start in Point::ALL {
+                if start.step(dir.opposite()).is_some() {
+                    continue;
+                }
+                let line: Vec<u8> = std::iter::successors(Some(start), |p| p.step(dir))
+                    .map(|p| p.index() as u8)
+                    .collect();
+                if line.len() >= 5 {
+                    lines.lengths.push(line.len() as u8);
+                    lines.points.extend(line);
                 }
             }
         }
-        out
+        lines
     })
 }
 
@@ -102,6 +109,23 @@ fn classes() -> &'static [Bitboard; CLASSES] {
     })
 }
 
+/// The point table's value of a piece at each point, by kind of piece (my rings,
+/// their rings, my markers, their markers: the table's order), from its class's value.
+fn piece_values() -> &'static [[i16; INDEXES]; 4] {
+    static VALUES: OnceLock<[[i16; INDEXES]; 4]> = OnceLock::new();
+    VALUES.get_or_init(|| {
+        let mut values = [[0; INDEXES]; 4];
+        for (kind, row) in values.iter_mut().enumerate() {
+            for (class, points) in classes().iter().enumerate() {
+                for p in *points {
+                    row[p.index()] = weights::POINTS[kind * CLASSES + class];
+                }
+            }
+        }
+        values
+    })
+}
+
 /// The learned terms for the player to act in `pos`, in thousandths of a ring.
 pub fn terms(pos: &Position) -> i32 {
     let me = pos.turn();
@@ -114,12 +138,10 @@ pub fn terms(pos: &Position) -> i32 {
     ];
     let mut score = i32::from(w[51]);
     let mut board = [0u8; INDEXES];
-    for (kind, (set, digit)) in pieces.iter().enumerate() {
-        for (class, points) in classes().iter().enumerate() {
-            score += i32::from(w[kind * CLASSES + class]) * (*set & *points).count() as i32;
-        }
+    for ((set, digit), values) in pieces.iter().zip(piece_values()) {
         for p in *set {
             board[p.index()] = *digit;
+            score += i32::from(values[p.index()]);
         }
     }
     score += i32::from(w[44 + usize::from(pos.removed(me).min(2))]);
@@ -127,11 +149,28 @@ pub fn terms(pos: &Position) -> i32 {
     if pos.stage() == Stage::Place {
         score += i32::from(w[50]);
     }
-    for window in windows() {
-        let code = window.iter().rev().fold(0usize, |code, &p| {
-            code * 5 + usize::from(board[usize::from(p)])
-        });
-        score += i32::from(weights::WINDOW[code]);
+    score + window_terms(&board)
+}
+
+/// The window table's values summed over the board's windows, `board` giving each
+/// point's digit. A window's code has its first point as the lowest base-5 digit, so
+/// the next window along a line drops that digit and takes its new point as the
+/// highest: one point read per window.
+fn window_terms(board: &[u8; INDEXES]) -> i32 {
+    let lines = lines();
+    let mut points = lines
+        .points
+        .iter()
+        .map(|&p| usize::from(board[usize::from(p)]));
+    let mut score = 0;
+    for &length in &lines.lengths {
+        let mut code = 0;
+        for (k, digit) in points.by_ref().take(usize::from(length)).enumerate() {
+            code = code / 5 + digit * 625;
+            if k >= 4 {
+                score += i32::from(weights::WINDOW[code]);
+            }
+        }
     }
     score
 }
@@ -141,9 +180,85 @@ mod tests {
     use super::*;
     use yinsh::{ByColor, Setup};
 
+    /// The board's windows of five points in a line (point indexes), each from its
+    /// first point in the direction its line is read.
+    fn windows() -> Vec<[usize; 5]> {
+        let mut out = Vec::new();
+        for p in Point::ALL {
+            for dir in [Direction::East, Direction::North, Direction::NorthEast] {
+                let window: Vec<usize> = std::iter::successors(Some(p), |q| q.step(dir))
+                    .take(5)
+                    .map(|q| q.index())
+                    .collect();
+                if let Ok(window) = window.try_into() {
+                    out.push(window);
+                }
+            }
+        }
+        out
+    }
+
+    /// The window terms read window by window, five points each (what the lines'
+    /// running codes must add up to).
+    fn windows_one_by_one(pos: &Position) -> i32 {
+        let me = pos.turn();
+        let digit = |p: usize| {
+            let p = Point::from_index(p).unwrap();
+            [
+                (pos.markers(me), MY_MARKER),
+                (pos.markers(!me), THEIR_MARKER),
+                (pos.rings(me), MY_RING),
+                (pos.rings(!me), THEIR_RING),
+            ]
+            .iter()
+            .find(|(set, _)| set.contains(p))
+            .map_or(0, |(_, d)| usize::from(*d))
+        };
+        windows()
+            .iter()
+            .map(|w| {
+                let code = w.iter().rev().fold(0, |code, &p| code * 5 + digit(p));
+                i32::from(weights::WINDOW[code])
+            })
+            .sum()
+    }
+
+    /// The terms as the tables define them, computed the plain way: the point table's
+    /// value for each class times the pieces of each kind in it, and each window's
+    /// code read point by point.
+    fn reference(pos: &Position) -> i32 {
+        let me = pos.turn();
+        let w = &weights::POINTS;
+        let kinds = [
+            pos.rings(me),
+            pos.rings(!me),
+            pos.markers(me),
+            pos.markers(!me),
+        ];
+        let mut score = i32::from(w[51]) + windows_one_by_one(pos);
+        for (kind, set) in kinds.iter().enumerate() {
+            for (class, points) in classes().iter().enumerate() {
+                score += i32::from(w[kind * CLASSES + class]) * (*set & *points).count() as i32;
+            }
+        }
+        score += i32::from(w[44 + usize::from(pos.removed(me).min(2))]);
+        score += i32::from(w[47 + usize::from(pos.removed(!me).min(2))]);
+        if pos.stage() == Stage::Place {
+            score += i32::from(w[50]);
+        }
+        score
+    }
+
     #[test]
     fn the_board_has_123_windows_and_11_classes_of_points() {
         assert_eq!(windows().len(), 123);
+        let lines = lines();
+        let in_lines: usize = lines.lengths.iter().map(|&n| usize::from(n) - 4).sum();
+        assert_eq!(in_lines, 123);
+        assert_eq!(
+            lines.points.len(),
+            lines.lengths.iter().map(|&n| usize::from(n)).sum()
+        );
         let sets = classes();
         let sizes: Vec<u32> = sets.iter().map(|s| s.count()).collect();
         assert_eq!(sizes.iter().sum::<u32>(), 85, "{sizes:?}");
@@ -206,7 +321,7 @@ mod tests {
     }
 
     #[test]
-    fn the_terms_are_the_same_under_every_symmetry_and_for_either_colour() {
+    fn the_terms_are_the_tables_values_and_the_same_under_every_symmetry_and_colour() {
         let mut rng = yinsh::random::SplitMix64::new(7);
         for game in 0..40 {
             let mut pos = Position::new();
@@ -221,6 +336,7 @@ mod tests {
             if pos.is_over() {
                 continue;
             }
+            assert_eq!(terms(&pos), reference(&pos), "{}", pos.to_fen());
             let t = terms(&pos);
             assert_eq!(terms(&moved(&pos, turned)), t, "{}", pos.to_fen());
             assert_eq!(terms(&moved(&pos, mirrored)), t, "{}", pos.to_fen());
