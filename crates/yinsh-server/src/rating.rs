@@ -174,12 +174,12 @@ pub const LEADERBOARD_GAMES: u32 = 10;
 
 /// The engine's estimated rating at each level (1 to 10), on the players' scale,
 /// rounded to 50: the level ladder's Elo differences (docs/engine.md, "The level
-/// ladder": each level against the one below, 20 games, each score shrunk by one drawn
-/// game so that 19–1 is not read as infinite) added up from level 1 placed at 800, a
-/// beginner who knows the rules. The engine's levels are not rated players: these are
+/// ladder": each level against the one below, 20 or 40 games, each score shrunk by one
+/// drawn game so that 19–1 is not read as infinite) added up from level 1 placed at
+/// 800, a beginner who knows the rules. The engine's levels are not rated players: these are
 /// a guide for choosing an opponent, to be re-anchored when games of rated players
 /// against the levels say where they stand.
-pub const ENGINE_RATINGS: [i32; 10] = [800, 1250, 1700, 1850, 2200, 2400, 2700, 2900, 3350, 3750];
+pub const ENGINE_RATINGS: [i32; 10] = [800, 1250, 1900, 2050, 2350, 2700, 2950, 3450, 3750, 4200];
 
 /// The estimated rating of the engine at `level`.
 pub fn engine_rating(level: crate::vocab::Level) -> i32 {
@@ -236,10 +236,21 @@ mod tests {
     fn engine_ratings_follow_the_ladder() {
         use crate::vocab::Level;
         // Each level's step is its ladder score (one draw added) as an Elo difference.
-        let ladder = [19.0, 19.0, 14.5, 18.0, 16.0, 17.0, 15.0, 19.0, 19.0];
+        // (points, games) of the higher level, docs/engine.md "The level ladder".
+        let ladder = [
+            (19.0, 20.0),
+            (20.0, 20.0),
+            (29.5, 40.0),
+            (17.0, 20.0),
+            (18.0, 20.0),
+            (16.5, 20.0),
+            (19.5, 20.0),
+            (17.0, 20.0),
+            (19.0, 20.0),
+        ];
         let mut rating = 800.0;
-        for (i, won) in ladder.iter().enumerate() {
-            let score: f64 = (won + 0.5) / 21.0;
+        for (i, (points, games)) in ladder.iter().enumerate() {
+            let score: f64 = (points + 0.5) / (games + 1.0);
             rating += 400.0 * (score / (1.0 - score)).log10();
             let level = Level::new(i as u8 + 2).unwrap();
             assert!(
