@@ -28,7 +28,7 @@ pub const DEPTH: u32 = 6;
 /// The logistic scale of [`win_chance`], in hundredths of a ring: an advantage of this
 /// much gives the player to act `1 / (1 + e⁻¹)` ≈ 73 % to win. Fitted to the results of
 /// self-play games (docs/engine.md, "The win chance").
-pub const WIN_CHANCE_SCALE: f64 = 49.0;
+pub const WIN_CHANCE_SCALE: f64 = 44.0;
 
 /// A mark is given when the mover's win chance dropped by at least this (as on
 /// lichess.org, whose thresholds 0.1, 0.2 and 0.3 are on a −1…1 scale: half of them on
@@ -528,8 +528,8 @@ mod tests {
     #[test]
     fn win_chances_follow_the_score() {
         assert_eq!(win_chance(Score::Cp(0)), 0.5);
-        assert!((win_chance(Score::Cp(49)) - 0.731).abs() < 0.001);
-        assert!((win_chance(Score::Cp(-49)) - 0.269).abs() < 0.001);
+        assert!((win_chance(Score::Cp(44)) - 0.731).abs() < 0.001);
+        assert!((win_chance(Score::Cp(-44)) - 0.269).abs() < 0.001);
         assert_eq!(win_chance(Score::Win(3)), 1.0);
         assert_eq!(win_chance(Score::Win(-3)), 0.0);
         assert_eq!(Eval::Over(None).chance_for(Color::Black), 0.5);
