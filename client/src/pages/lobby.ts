@@ -120,7 +120,7 @@ export function mountLobby(root: HTMLElement, conn: Connection): () => void {
       "div",
       { class: `lobby-row ${state}`, "data-testid": "table-row", "data-table": s.id, "data-state": state },
       players(s),
-      h("span", { class: "lobby-opts" }, ratedMark(s.options), " ", describeOptions(s.options)),
+      h("span", { class: "lobby-opts" }, ratedMark(s.options), " ", describeOptions(s.options, s.seats)),
       h(
         "span",
         { class: "lobby-state" },

@@ -901,7 +901,7 @@ export function mountTable(root: HTMLElement, conn: Connection, id: string): () 
 
   function renderAll(): void {
     if (!view) return;
-    replace(optionsLine, ratedMark(view.options), " ", describeOptions(view.options));
+    replace(optionsLine, ratedMark(view.options), " ", describeOptions(view.options, view.seats));
     // The server names the spectators once a second at most: a player who just sat
     // down may still be among them for that moment, and is left out here.
     const seated = new Set(COLORS.map((c) => view!.seats[c]?.name));
