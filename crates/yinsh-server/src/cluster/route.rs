@@ -51,8 +51,8 @@ const BATCH: usize = 512;
 const PUBLISH_FOR: Duration = Duration::from_secs(5);
 /// How often a node looks whether the tables its connections watch elsewhere moved.
 const LOOK_EVERY: Duration = Duration::from_secs(1);
-/// How long a seek or challenge named by a request and known nowhere here is waited
-/// for (announced by another node a moment ago) before the meeting node is asked.
+/// How long a challenge named by a request and known nowhere here is waited for
+/// (announced by another node a moment ago) before the meeting node is asked.
 const ANNOUNCED_WITHIN: Duration = Duration::from_secs(1);
 /// Every this many looks it also checks which nodes are alive.
 const ALIVE_EVERY: u32 = 3;
@@ -191,18 +191,20 @@ impl Router {
             | Request::CancelChallenge { challenge } => ctx.meet.challenge_holder(challenge),
             _ => None,
         };
-        match request {
+        // Every seek is made at the meeting node (a bot's too), so one not announced
+        // here yet is there, and is asked for there at once. A challenge may be held
+        // where it was made (a bot's), and one made a moment ago may not be announced
+        // here yet (its players hear of it through the routing, which may come first):
+        // that is waited for, a while.
+        let wait = match request {
             Request::Seek { .. } | Request::Challenge { .. } => return Some(self.meeting_node()),
-            Request::CancelSeek
-            | Request::AcceptSeek { .. }
-            | Request::AcceptChallenge { .. }
+            Request::CancelSeek | Request::AcceptSeek { .. } => Duration::ZERO,
+            Request::AcceptChallenge { .. }
             | Request::DeclineChallenge { .. }
-            | Request::CancelChallenge { .. } => {}
+            | Request::CancelChallenge { .. } => ANNOUNCED_WITHIN,
             _ => return None,
-        }
-        // One made at another node a moment ago may not be announced here yet (its
-        // players hear of it through the routing, which may come first).
-        let deadline = tokio::time::Instant::now() + ANNOUNCED_WITHIN;
+        };
+        let deadline = tokio::time::Instant::now() + wait;
         loop {
             match holder() {
                 Some(Some(node)) => return Some(node),
