@@ -68,6 +68,25 @@ impl Default for Weights {
     }
 }
 
+/// A fingerprint of the evaluation with `weights` and the learned tables, as eight
+/// hexadecimal digits (64-bit FNV-1a, the high half): stored analyses name their engine
+/// with it ([`fingerprint`]), so that scores of different evaluations are told apart
+/// while the crate's version stays the same.
+pub fn fingerprint_of(weights: &Weights) -> String {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut add = |byte: u8| hash = (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
+    format!("{weights:?}").bytes().for_each(&mut add);
+    for value in crate::learned::values() {
+        value.to_le_bytes().into_iter().for_each(&mut add);
+    }
+    format!("{:08x}", hash >> 32)
+}
+
+/// [`fingerprint_of`] the default weights: the engine's evaluation.
+pub fn fingerprint() -> String {
+    fingerprint_of(&Weights::default())
+}
+
 /// Points not more than `radius` steps from the centre f6.
 const fn central(radius: i8) -> Bitboard {
     let mut bits = 0u128;
@@ -265,6 +284,24 @@ pub fn evaluate_any(pos: &Position, w: &Weights) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_fingerprint_names_the_weights() {
+        let ours = fingerprint();
+        assert_eq!(ours.len(), 8);
+        assert!(ours.chars().all(|c| c.is_ascii_hexdigit()), "{ours}");
+        assert_eq!(fingerprint(), ours);
+        let other = Weights {
+            edge: -99,
+            ..Weights::default()
+        };
+        assert_ne!(fingerprint_of(&other), ours);
+        let hand_made = Weights {
+            learned: false,
+            ..Weights::default()
+        };
+        assert_ne!(fingerprint_of(&hand_made), ours);
+    }
 
     fn pos(fen: &str) -> Position {
         Position::from_fen(fen).unwrap()

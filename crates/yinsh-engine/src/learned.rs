@@ -126,6 +126,14 @@ fn piece_values() -> &'static [[i16; INDEXES]; 4] {
     })
 }
 
+/// Every value of both tables, in order (for [`crate::eval::fingerprint`]).
+pub(crate) fn values() -> impl Iterator<Item = i16> {
+    weights::WINDOW
+        .iter()
+        .chain(weights::POINTS.iter())
+        .copied()
+}
+
 /// The learned terms for the player to act in `pos`, in thousandths of a ring.
 pub fn terms(pos: &Position) -> i32 {
     let me = pos.turn();

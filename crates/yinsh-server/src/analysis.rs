@@ -40,9 +40,15 @@ const REPORT_EVERY: Duration = Duration::from_millis(500);
 /// How often an idle in-process worker looks for jobs whose lease ran out.
 const LOOK_AGAIN: Duration = Duration::from_secs(30);
 
-/// The engine that analyses, as results name it.
+/// The engine that analyses, as results name it: its version and the fingerprint of
+/// its evaluation (`yinsh-engine 0.1.0 (evaluation 85af4bf3)`), which changes when the
+/// evaluation does.
 pub fn engine_name() -> String {
-    format!("yinsh-engine {}", env!("CARGO_PKG_VERSION"))
+    format!(
+        "yinsh-engine {} (evaluation {})",
+        env!("CARGO_PKG_VERSION"),
+        yinsh_engine::eval::fingerprint()
+    )
 }
 
 /// The settings of an analysis at `depth`, as results name them.

@@ -98,12 +98,13 @@ async fn in_process(server: &TestServer) {
     assert_eq!(status, 200);
     assert_eq!(state["state"], "done");
     let result = &state["result"];
-    assert!(
-        result["engine"]
-            .as_str()
-            .unwrap()
-            .starts_with("yinsh-engine ")
+    // The engine's version and its evaluation's fingerprint.
+    let engine = format!(
+        "yinsh-engine {} (evaluation {})",
+        env!("CARGO_PKG_VERSION"),
+        yinsh_engine::eval::fingerprint()
     );
+    assert_eq!(result["engine"], engine.as_str());
     assert_eq!(result["settings"], "depth 2");
     let actions = result["actions"].as_array().unwrap();
     assert_eq!(actions.len(), 4);
