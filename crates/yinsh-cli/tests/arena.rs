@@ -169,12 +169,12 @@ fn a_match_on_the_clock_in_blitz() {
 #[test]
 fn a_stopped_match_is_finished_from_its_next_game() {
     let (whole, rest) = (out_dir("whole"), out_dir("rest"));
-    let one = engine("--level 1");
+    let (one, two) = (engine("--level 1"), engine("--level 2"));
     let common = [
         "--engine",
         &one,
         "--engine",
-        &one,
+        &two,
         "--games",
         "4",
         "--openings",
@@ -189,19 +189,19 @@ fn a_stopped_match_is_finished_from_its_next_game() {
     arena(&[&common[..], &[whole.to_str().unwrap()]].concat());
     let (stdout, _) = arena(
         &[
-            &["--first-game", "3"][..],
+            &["--first-game", "2"][..],
             &common[..],
             &[rest.to_str().unwrap()],
         ]
         .concat(),
     );
     assert!(
-        stdout.starts_with("2 games, standard, movetime 20 ms, 2 openings of 4 placements (seed 5)\ngames 3 to 4 of a match of 4\n"),
+        stdout.starts_with("3 games, standard, movetime 20 ms, 2 openings of 4 placements (seed 5)\ngames 2 to 4 of a match of 4\n"),
         "{stdout}"
     );
     assert!(stdout.contains("records: "), "{stdout}");
     assert!(
-        stdout.contains("(game-003.txt to game-004.txt)"),
+        stdout.contains("(game-002.txt to game-004.txt)"),
         "{stdout}"
     );
     let names: Vec<String> = std::fs::read_dir(&rest)
@@ -210,16 +210,18 @@ fn a_stopped_match_is_finished_from_its_next_game() {
         .collect::<std::collections::BTreeSet<_>>()
         .into_iter()
         .collect();
-    assert_eq!(names, ["game-003.txt", "game-004.txt"]);
-    // The same games as the whole match's last two: round, opening and colours.
+    assert_eq!(names, ["game-002.txt", "game-003.txt", "game-004.txt"]);
+    // The same games as the whole match's last three: colours, round and opening.
     let (all, tail) = (records(&whole), records(&rest));
-    for (full, part) in all[2..].iter().zip(&tail) {
+    assert_eq!(tail.len(), 3);
+    for (full, part) in all[1..].iter().zip(&tail) {
+        assert_eq!((&full.white, &full.black), (&part.white, &part.black));
         for header in ["Round", "Opening"] {
             assert_eq!(full.header(header), part.header(header), "{header}");
         }
         assert_eq!(full.actions[..4], part.actions[..4]);
     }
-    assert_ne!(all[0].header("Opening"), tail[0].header("Opening"));
+    assert_ne!(tail[0].header("Opening"), tail[1].header("Opening"));
     let late = [
         &["arena", "--first-game", "5"][..],
         &common[..],
