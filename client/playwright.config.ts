@@ -54,7 +54,7 @@ export default defineConfig({
     // A shallow analysis: the debug build's engine is slow, and the tests need it done in seconds.
     // No --static-dir: the binary serves the client built into it (a debug build reads
     // client/dist from the disk, a release build carries it inside).
-    command: `"${bin}" serve --bind 127.0.0.1:${port} --database-url "sqlite://${db}?mode=rwc" --analysis-depth 2`,
+    command: `"${bin}" serve --bind 127.0.0.1:${port} --database-url "sqlite://${db}?mode=rwc" --analysis-nodes 2000`,
     cwd: process.env.E2E_CWD,
     url: `http://127.0.0.1:${port}/api/health`,
     reuseExistingServer: false,

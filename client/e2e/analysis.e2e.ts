@@ -1,7 +1,7 @@
 // The computer analysis in the replay viewer: two guests play the recorded game of the
 // fixture (over WebSockets of their own, one `act` each: the replay is what is tested
-// here), then one opens its replay, requests the analysis (the server searches at
-// depth 2: see playwright.config.ts), follows the progress and gets the bar, the graph,
+// here), then one opens its replay, requests the analysis (the server searches
+// 2,000 nodes a position: see playwright.config.ts), follows the progress and gets the bar, the graph,
 // the marks in the move list and the engine's choice on the board; a click on the
 // graph and on a "Better" line moves the viewer. Then a phone opens the same replay.
 
@@ -42,7 +42,7 @@ test("the replay's computer analysis: requested, followed, then graph, marks, ba
   await expect(page.getByTestId("analysis-graph")).toHaveCount(0);
   await screenshot(page, "replay-analysis-request-1366x768");
 
-  // Whatever the panel says on the way is recorded: at depth 2 the job may be done
+  // Whatever the panel says on the way is recorded: at 2,000 nodes the job may be done
   // before a screenshot could catch it.
   await page.evaluate(() => {
     const seen: string[] = [];
@@ -87,7 +87,7 @@ test("the replay's computer analysis: requested, followed, then graph, marks, ba
   }
   await expect(summary.locator('thead th[data-color="white"]')).toHaveAttribute("title", await myName(page));
   await expect(summary.getByTestId("summary-accuracy").locator("td[data-color]")).toHaveText([/^\d+\s?%$/, /^\d+\s?%$/]);
-  await expect(page.getByTestId("analysis-engine")).toHaveText(/^yinsh-engine .+, depth 2$/);
+  await expect(page.getByTestId("analysis-engine")).toHaveText(/^yinsh-engine .+, 2,000 nodes a position$/);
   // At the start: the bar says the start's evaluation; the engine's first choice is a placement.
   await expect(page.getByTestId("eval-text")).toHaveText(/^([+-]\d+\.\d\d|0\.00)$/);
   await expect(boardOf(page).locator('[data-hint="place"]')).toHaveAttribute("data-at", judged[0].best!);
@@ -139,8 +139,8 @@ test("the replay's computer analysis: requested, followed, then graph, marks, ba
   // The summary in the other languages: every name of a mark within its cell.
   for (const lang of ["nl", "pl", "de"]) {
     await page.getByTestId("language").selectOption(lang);
-    await expect(page.getByTestId("analysis-engine")).toHaveText(/depth|diepte|głębokość|Tiefe/);
-    await expect(page.getByTestId("analysis-engine")).not.toHaveText(/depth 2/);
+    await expect(page.getByTestId("analysis-engine")).toHaveText(/knopen|węzłów|Knoten/);
+    await expect(page.getByTestId("analysis-engine")).not.toHaveText(/nodes a position/);
     const overflowing = await page.getByTestId("analysis-summary").evaluate((table) =>
       [...table.querySelectorAll("tbody th, tbody td")].filter((c) => c.scrollWidth > c.clientWidth + 1).map((c) => c.textContent),
     );

@@ -1384,7 +1384,7 @@ export type AnalysisResult = {
  */
 engine: string, 
 /**
- * Its settings (`depth 4`).
+ * Its settings (`1000000 nodes`).
  */
 settings: string, 
 /**
@@ -1441,11 +1441,11 @@ cp?: number,
  */
 win?: number, 
 /**
- * `cp` of a search one decision shallower (docs/engine.md, "Analysis").
+ * `cp` of the search's iteration before its last (docs/engine.md, "Analysis").
  */
 shallow_cp?: number, 
 /**
- * `win` of that shallower search.
+ * `win` of that iteration.
  */
 shallow_win?: number, 
 /**
@@ -1467,9 +1467,9 @@ options: TableOptions,
  */
 actions: Array<string>, 
 /**
- * The search depth to use, in decisions.
+ * The nodes to search each position with.
  */
-depth: number, 
+nodes: number, 
 /**
  * Until when the worker holds the job, in milliseconds since 1970 (report
  * progress to keep it).
@@ -1482,9 +1482,9 @@ export type WorkResult = {
  */
 engine: string, 
 /**
- * The depth it searched.
+ * The nodes it searched each position with (the job's).
  */
-depth: number, 
+nodes: number, 
 /**
  * Its view of every position: the start, then after each action.
  */

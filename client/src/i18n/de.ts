@@ -402,6 +402,7 @@ export const de: Record<Key, string> = {
   "analysis.eval": "Bewertung: {eval}",
   "analysis.engine": "{engine}, {settings}",
   "analysis.depth": "Tiefe {depth}",
+  "analysis.nodes": "{nodes} Knoten je Stellung",
   "analysis.dot": "Aktion {n}: {action} ({mark})",
   // ---- play on from here ----
   "playOn.title": "Von hier aus weiterspielen",

@@ -400,6 +400,7 @@ export const en = {
   "analysis.eval": "Evaluation: {eval}",
   "analysis.engine": "{engine}, {settings}",
   "analysis.depth": "depth {depth}",
+  "analysis.nodes": "{nodes} nodes a position",
   "analysis.dot": "Action {n}: {action} ({mark})",
   // ---- play on from here ----
   "playOn.title": "Play on from here",

@@ -402,6 +402,7 @@ export const nl: Record<Key, string> = {
   "analysis.eval": "Evaluatie: {eval}",
   "analysis.engine": "{engine}, {settings}",
   "analysis.depth": "diepte {depth}",
+  "analysis.nodes": "{nodes} knopen per stelling",
   "analysis.dot": "Actie {n}: {action} ({mark})",
   // ---- play on from here ----
   "playOn.title": "Speel verder vanaf hier",

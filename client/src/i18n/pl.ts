@@ -402,6 +402,7 @@ export const pl: Record<Key, string> = {
   "analysis.eval": "Ocena: {eval}",
   "analysis.engine": "{engine}, {settings}",
   "analysis.depth": "głębokość {depth}",
+  "analysis.nodes": "{nodes} węzłów na pozycję",
   "analysis.dot": "Akcja {n}: {action} ({mark})",
   // ---- play on from here ----
   "playOn.title": "Graj dalej od tego miejsca",

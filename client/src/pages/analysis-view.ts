@@ -13,7 +13,7 @@ import type { AnalysisResult, AnalysisState, Pair, SeatColor } from "../protocol
 import {
   betterThan,
   bestAt,
-  depthOf,
+  settingsOf,
   evalAt,
   favoured,
   formatEval,
@@ -263,8 +263,13 @@ export class ReplayAnalysis {
         row(null, t("analysis.accuracy"), (c) => percent.format(result.summary[c].accuracy / 100), "summary-accuracy"),
       ),
     );
-    const depth = depthOf(result.settings);
-    const settings = depth === null ? result.settings : t("analysis.depth", { depth });
+    const read = settingsOf(result.settings);
+    const settings =
+      read === null
+        ? result.settings
+        : "nodes" in read
+          ? t("analysis.nodes", { nodes: new Intl.NumberFormat(lang()).format(read.nodes) })
+          : t("analysis.depth", { depth: read.depth });
     return [table, h("p", { class: "analysis-engine", "data-testid": "analysis-engine" }, t("analysis.engine", { engine: result.engine, settings }))];
   }
 

@@ -4,7 +4,7 @@ import {
   analysedActions,
   bestAt,
   betterThan,
-  depthOf,
+  settingsOf,
   evalAt,
   favoured,
   formatEval,
@@ -119,9 +119,11 @@ describe("frames", () => {
 });
 
 describe("the rest", () => {
-  it("reads the depth of the settings", () => {
-    expect(depthOf("depth 6")).toBe(6);
-    expect(depthOf("movetime 300")).toBeNull();
+  it("reads the settings: a node budget or a depth", () => {
+    expect(settingsOf("1000000 nodes")).toEqual({ nodes: 1000000 });
+    expect(settingsOf("depth 6")).toEqual({ depth: 6 });
+    expect(settingsOf("movetime 300")).toBeNull();
+    expect(settingsOf("nodes")).toBeNull();
   });
 
   it("measures progress once the total is known", () => {

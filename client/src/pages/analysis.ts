@@ -102,10 +102,15 @@ export function betterThan(action: ActionAnalysis): string | null {
   return action.best.toLowerCase() === action.action.toLowerCase() ? null : action.best;
 }
 
-/** The depth in the engine's settings (`depth 6` gives 6), `null` for any other form. */
-export function depthOf(settings: string): number | null {
-  const m = /^depth (\d+)$/.exec(settings.trim());
-  return m ? Number(m[1]) : null;
+/**
+ * The engine's settings read: a node budget a position (`1000000 nodes`, today's
+ * analyses) or a depth (`depth 6`, those of before); `null` for any other form.
+ */
+export function settingsOf(settings: string): { nodes: number } | { depth: number } | null {
+  const nodes = /^(\d+) nodes$/.exec(settings.trim());
+  if (nodes) return { nodes: Number(nodes[1]) };
+  const depth = /^depth (\d+)$/.exec(settings.trim());
+  return depth ? { depth: Number(depth[1]) } : null;
 }
 
 /** How far a job is, 0 to 1, `null` while not known (queued, or no total yet). */

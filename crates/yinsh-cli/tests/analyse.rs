@@ -74,8 +74,16 @@ fn annotates_a_finished_game_from_stdin() {
     )
     .unwrap();
     let record = yinsh::notation::sgf::import(&sgf).unwrap().to_string();
-    let args = ["analyse", "-", "--depth", "1", "--blunders", "2"];
+    // A node budget, as the server's analyses have.
+    let args = ["analyse", "-", "--nodes", "3000", "--blunders", "2"];
     let out = check_success(&args, run_with_stdin(&args, &record));
+    assert!(
+        out.lines()
+            .nth(1)
+            .unwrap()
+            .starts_with("search: 3000 nodes per position"),
+        "{out}"
+    );
     assert!(
         out.lines()
             .next()

@@ -671,8 +671,8 @@ async fn a_remote_worker_process_analyses_a_game() {
         "--no-bots",
         "--analysis-workers",
         "0",
-        "--analysis-depth",
-        "2",
+        "--analysis-nodes",
+        "2000",
         "--worker-key",
         "sesame",
     ];
@@ -714,15 +714,15 @@ async fn a_remote_worker_process_analyses_a_game() {
     assert!(said.contains(&format!("game {game}: analysed")), "{said}");
     let analysis = analysis_in(&addr, game, "done");
     assert_eq!(analysis["result"]["actions"].as_array().unwrap().len(), 3);
-    assert_eq!(analysis["result"]["settings"], "depth 2");
+    assert_eq!(analysis["result"]["settings"], "2000 nodes");
 }
 
 #[tokio::test]
 async fn an_analysis_killed_mid_job_completes_after_a_restart() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("analysis.db");
-    // Deep enough to be under way when the server is killed.
-    let (mut server, addr) = serve_with(&db, &["--no-bots", "--analysis-depth", "8"]);
+    // Long enough (seconds a position) to be under way when the server is killed.
+    let (mut server, addr) = serve_with(&db, &["--no-bots", "--analysis-nodes", "20000000"]);
     let game = archived_game(&addr).await;
     let (status, _, _) = post(
         &addr,
@@ -734,9 +734,9 @@ async fn an_analysis_killed_mid_job_completes_after_a_restart() {
     analysis_in(&addr, game, "running");
     kill(&mut server);
     // Started again (shallower, to finish soon): the job left running is taken up.
-    let (_server, addr) = serve_with(&db, &["--no-bots", "--analysis-depth", "2"]);
+    let (_server, addr) = serve_with(&db, &["--no-bots", "--analysis-nodes", "2000"]);
     let analysis = analysis_in(&addr, game, "done");
-    assert_eq!(analysis["result"]["settings"], "depth 2");
+    assert_eq!(analysis["result"]["settings"], "2000 nodes");
     assert_eq!(analysis["result"]["actions"].as_array().unwrap().len(), 3);
 }
 

@@ -1,49 +1,69 @@
-//! Writes, for every position with a choice in some game records, the analysis
-//! search's score for the player to act and whether that player went on to win, as CSV
-//! on stdout: the data `scripts/fit-win-chance.py` fits `analysis::WIN_CHANCE_SCALE` to
-//! (docs/engine.md, "The win chance").
+//! Writes, for positions with a choice in some game records, the score the analysis
+//! judges them by (`analysis::search_position`, then `judged_score`: the mean of the
+//! last two iterations) for the player to act and whether that player went on to win,
+//! as CSV on stdout: the data `scripts/fit-win-chance.py` fits
+//! `analysis::WIN_CHANCE_SCALE` to (docs/engine.md, "The win chance").
 //!
 //! ```sh
 //! cargo run --release -p yinsh-engine --example win_chance_data -- arena-*/ > chances.csv
 //! python3 scripts/fit-win-chance.py chances.csv
 //! ```
 //!
-//! Arguments are record files or folders of them, then optionally `--depth N` (the
-//! analysis's default, 4, otherwise). Games without a result or decided by
-//! adjudication are skipped, and so are positions the search finds decided (a forced
-//! win or loss: their chance is certain, not fitted). `result` is 1 when the player to
-//! act won, 0 when they lost, 0.5 for a draw.
+//! Arguments are record files or folders of them, then optionally `--nodes N` (the
+//! analysis's budget, `analysis::NODES`, otherwise) or `--depth N`, and `--every K`
+//! to score only every K-th position with a choice (all otherwise). Games without a
+//! result or decided by adjudication are skipped, and so are positions the search
+//! finds decided (a forced win or loss: their chance is certain, not fitted). `result`
+//! is 1 when the player to act won, 0 when they lost, 0.5 for a draw.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 
 use yinsh::notation::record::Record;
+use yinsh_engine::analysis::{self, search_position};
 use yinsh_engine::search::Searcher;
 use yinsh_engine::{Engine, Limits, Score};
 
 fn main() {
     let mut files = Vec::new();
-    let mut depth = 4;
+    let mut limits = Limits {
+        nodes: Some(analysis::NODES),
+        ..Limits::default()
+    };
+    let mut every = 1usize;
     let mut args = std::env::args().skip(1);
+    let number = |v: Option<String>, flag: &str| -> u64 {
+        v.and_then(|d| d.parse().ok()).unwrap_or_else(|| {
+            eprintln!("{flag} needs a number");
+            std::process::exit(2);
+        })
+    };
     while let Some(arg) = args.next() {
-        if arg == "--depth" {
-            depth = args.next().and_then(|d| d.parse().ok()).unwrap_or_else(|| {
-                eprintln!("--depth needs a number");
-                std::process::exit(2);
-            });
-        } else {
-            collect(Path::new(&arg), &mut files);
+        match arg.as_str() {
+            "--depth" => {
+                limits = Limits {
+                    depth: Some(number(args.next(), "--depth") as u32),
+                    ..Limits::default()
+                }
+            }
+            "--nodes" => {
+                limits = Limits {
+                    nodes: Some(number(args.next(), "--nodes")),
+                    ..Limits::default()
+                }
+            }
+            "--every" => every = number(args.next(), "--every").max(1) as usize,
+            _ => collect(Path::new(&arg), &mut files),
         }
     }
     if files.is_empty() {
-        eprintln!("usage: win_chance_data <record file or folder>... [--depth N]");
+        eprintln!(
+            "usage: win_chance_data <record file or folder>... [--nodes N | --depth N] [--every K]"
+        );
         std::process::exit(2);
     }
     println!("game,ply,cp,result");
-    let limits = Limits {
-        depth: Some(depth),
-        ..Limits::default()
-    };
+    let mut seen = 0usize;
     let stop = AtomicBool::new(false);
     let mut engine = Searcher::new();
     for (game, path) in files.iter().enumerate() {
@@ -66,7 +86,12 @@ fn main() {
             if pos.outcome().is_some() || pos.legal_actions().len() < 2 {
                 continue;
             }
-            let Score::Cp(cp) = engine.search(pos, &limits, &stop, &mut |_| {}).info.score else {
+            seen += 1;
+            if (seen - 1) % every != 0 {
+                continue;
+            }
+            let view = search_position(&mut engine, pos, &limits, &stop).expect("not stopped");
+            let Some(Score::Cp(cp)) = view.judged_score() else {
                 continue;
             };
             let won = match result.winner {

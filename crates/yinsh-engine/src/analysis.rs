@@ -4,14 +4,13 @@
 //! analysis workers both use [`analyse`], so the command line and the web give the same
 //! marks (docs/engine.md, "Analysis").
 //!
-//! Every position in play is searched with the same limits, and once more one decision
-//! shallower. The best action's score is the first search's; the played action's is
-//! the shallower search of the position after it (so that both look as far ahead from
-//! the position before: the engine's scores swing with the parity of the depth, and a
-//! deep search of the position after would make every reply look better or worse than
-//! the engine's own choice), or the best score when the played action is the engine's
-//! choice; but a forced result the full search found is exact, and counts as found. The
-//! shown evaluation of a position is its full-depth score.
+//! Every position in play is searched once, with the same limits (by default a budget
+//! of [`NODES`]). A position is worth the mean of the scores of the search's last two
+//! iterations: the engine's scores swing with the parity of the depth, and the mean of
+//! an odd and an even depth does not, so positions searched to different depths
+//! compare fairly. A forced result is exact and counts as found. The best action's
+//! chance is the position's; the played action's is the position after it, or the
+//! position's own when the played action is the engine's choice.
 
 use std::sync::atomic::AtomicBool;
 
@@ -19,11 +18,12 @@ use yinsh::{Action, ByColor, Color, Position, Rules, Stage};
 
 use crate::{Engine, Limits, Score};
 
-/// The depth an analysis searches to, in decisions, unless told otherwise: even (the
-/// engine's scores swing with the parity of the depth, and odd depths mark more than
-/// twice as many decisions), and a few seconds a game on one core (docs/engine.md,
-/// "Analysis", says how far depth 8 agrees with it).
-pub const DEPTH: u32 = 6;
+/// The nodes an analysis searches each position with, unless told otherwise: about
+/// 0.6 s a position on one core, a game of 60 actions in under a minute. A node budget
+/// rather than a time makes an analysis the same on every machine (as lichess's
+/// analysis workers give theirs), and doubling it is exactly doubling the work;
+/// docs/engine.md, "Analysis", says how few marks change when it is doubled.
+pub const NODES: u64 = 1_000_000;
 
 /// The logistic scale of [`win_chance`], in hundredths of a ring: an advantage of this
 /// much gives the player to act `1 / (1 + e⁻¹)` ≈ 73 % to win. Fitted to the results of
@@ -226,8 +226,8 @@ pub enum PositionView {
         line: Vec<Action>,
         /// The score for the player to act.
         score: Score,
-        /// The score of a search one decision shallower (the same as `score` for a
-        /// search limited by time or to depth 1).
+        /// The score of the iteration before the last (the same as `score` when the
+        /// search completed only one).
         shallow: Score,
     },
     /// The game is over: the winner (none for a draw).
@@ -235,28 +235,66 @@ pub enum PositionView {
 }
 
 impl PositionView {
-    /// `color`'s chance to win in `pos` as a played action is judged: by the shallower
-    /// search, unless the full one found the game decided (a forced result is exact,
-    /// whatever the depth that saw it).
-    fn played_chance(&self, pos: &Position, color: Color) -> f64 {
-        match self {
-            PositionView::Search {
-                score: Score::Win(_),
-                ..
-            }
-            | PositionView::Over(_) => self.eval(pos).chance_for(color),
-            PositionView::Search { shallow, .. } => {
-                Eval::Score(for_white(*shallow, pos.turn())).chance_for(color)
-            }
+    /// What the position is worth to the player to act: the mean of the last two
+    /// iterations' scores (the parity of the depth cancels out), or the last alone
+    /// when either found the game decided (a forced result is exact, whatever the
+    /// depth that saw it; one the deeper iteration no longer sees was a mirage).
+    pub fn judged_score(&self) -> Option<Score> {
+        match *self {
+            PositionView::Search { score, shallow, .. } => Some(worth(score, shallow)),
+            PositionView::Over(_) => None,
         }
     }
 
+    /// The position `pos` of this view as judged, for White.
     fn eval(&self, pos: &Position) -> Eval {
         match self {
-            PositionView::Search { score, .. } => Eval::Score(for_white(*score, pos.turn())),
+            PositionView::Search { .. } => Eval::Score(for_white(
+                self.judged_score().expect("a search view"),
+                pos.turn(),
+            )),
             PositionView::Over(winner) => Eval::Over(*winner),
         }
     }
+}
+
+/// What a search's last two iterations (`score`, then `shallow`) make a position worth:
+/// their mean, or the last alone when either is a forced result.
+fn worth(score: Score, shallow: Score) -> Score {
+    match (score, shallow) {
+        (Score::Cp(a), Score::Cp(b)) => Score::Cp((a + b) / 2),
+        _ => score,
+    }
+}
+
+/// Searches `pos` (in play, with a choice) within `limits` as an analysis does: its
+/// view, with the scores of the last two iterations the search completed (a search cut
+/// short in an iteration reports its last completed one again: kept once).
+pub fn search_position(
+    engine: &mut dyn Engine,
+    pos: &Position,
+    limits: &Limits,
+    stop: &AtomicBool,
+) -> Result<PositionView, AnalysisError> {
+    let mut last: Option<crate::SearchInfo> = None;
+    let mut before: Option<Score> = None;
+    let result = engine.search(pos, limits, stop, &mut |info| {
+        if last.as_ref().is_none_or(|l| info.depth > l.depth) {
+            before = last.as_ref().map(|l| l.score);
+            last = Some(info.clone());
+        }
+    });
+    if stop.load(std::sync::atomic::Ordering::Relaxed) {
+        return Err(AnalysisError::Stopped);
+    }
+    let last = last.unwrap_or(result.info);
+    let best = last.pv.first().copied().unwrap_or(result.best);
+    Ok(PositionView::Search {
+        best,
+        line: last.pv,
+        score: last.score,
+        shallow: before.unwrap_or(last.score),
+    })
 }
 
 /// Every position of the game of `actions` played from `start` (the empty board, or
@@ -297,28 +335,7 @@ pub fn search_positions(
             // The engine answers a forced action at once, with no search behind its
             // score: the position after it (the game's next) tells (below).
             None if forced => None,
-            None => {
-                let result = engine.search(pos, limits, stop, &mut |_| {});
-                let shallow = match limits.depth {
-                    Some(d) if d > 1 => {
-                        let shallower = Limits {
-                            depth: Some(d - 1),
-                            ..*limits
-                        };
-                        engine.search(pos, &shallower, stop, &mut |_| {}).info.score
-                    }
-                    _ => result.info.score,
-                };
-                if stop.load(std::sync::atomic::Ordering::Relaxed) {
-                    return Err(AnalysisError::Stopped);
-                }
-                Some(PositionView::Search {
-                    best: result.best,
-                    line: result.info.pv,
-                    score: result.info.score,
-                    shallow,
-                })
-            }
+            None => Some(search_position(engine, pos, limits, stop)?),
         };
         views.push(view);
         progress(i + 1, total);
@@ -449,14 +466,12 @@ pub fn judge(positions: &[Position], actions: &[Action], views: &[PositionView])
         let after = views[ply + 1].eval(&positions[ply + 1]);
         let choice = before.legal_actions().len() > 1;
         let (best, line, loss) = match &views[ply] {
-            PositionView::Search {
-                best, line, score, ..
-            } if choice => {
-                let best_chance = win_chance(*score);
+            PositionView::Search { best, line, .. } if choice => {
+                let best_chance = views[ply].eval(before).chance_for(mover);
                 let played_chance = if played == *best {
                     best_chance
                 } else {
-                    views[ply + 1].played_chance(&positions[ply + 1], mover)
+                    after.chance_for(mover)
                 };
                 (
                     Some(*best),
@@ -625,6 +640,71 @@ mod tests {
         assert_eq!(score_of(over(Some(Color::Black))), Score::Win(1));
         assert_eq!(score_of(over(Some(Color::White))), Score::Win(-1));
         assert_eq!(score_of(over(None)), Score::Cp(0));
+    }
+
+    #[test]
+    fn a_position_is_worth_the_mean_of_its_last_two_iterations() {
+        let view = |score, shallow| PositionView::Search {
+            best: "e3".parse().unwrap(),
+            line: vec!["e3".parse().unwrap()],
+            score,
+            shallow,
+        };
+        // An odd and an even depth: their mean, rounded toward 0 (so that it is the
+        // same for either player).
+        assert_eq!(
+            view(Score::Cp(61), Score::Cp(-20)).judged_score(),
+            Some(Score::Cp(20))
+        );
+        assert_eq!(
+            view(Score::Cp(-61), Score::Cp(20)).judged_score(),
+            Some(Score::Cp(-20))
+        );
+        // A forced result is exact; one the last iteration no longer sees is not.
+        assert_eq!(
+            view(Score::Win(-3), Score::Cp(-250)).judged_score(),
+            Some(Score::Win(-3))
+        );
+        assert_eq!(
+            view(Score::Cp(-40), Score::Win(-4)).judged_score(),
+            Some(Score::Cp(-40))
+        );
+        assert_eq!(PositionView::Over(None).judged_score(), None);
+
+        // A game of three placements: the first was the engine's choice (no loss), the
+        // second was not, and is judged by the position after it, from the mover's
+        // side: Black's mean before is +30 (chance 0.665), White's after is +40, so
+        // Black's is −40 (0.288).
+        let rules = Rules::default();
+        let actions: Vec<Action> = ["e3", "a5", "b5"]
+            .iter()
+            .map(|t| t.parse().unwrap())
+            .collect();
+        let positions = positions(Position::with_rules(rules), &actions).unwrap();
+        let views = vec![
+            view(Score::Cp(10), Score::Cp(0)),
+            PositionView::Search {
+                best: "f6".parse().unwrap(),
+                line: vec!["f6".parse().unwrap()],
+                score: Score::Cp(50),
+                shallow: Score::Cp(10),
+            },
+            view(Score::Cp(60), Score::Cp(20)),
+            view(Score::Cp(0), Score::Cp(0)),
+        ];
+        let judged = judge(&positions, &actions, &views);
+        assert_eq!(judged.actions[0].loss, 0.0);
+        assert_eq!(judged.start, Eval::Score(Score::Cp(5)));
+        let loss = win_chance(Score::Cp(30)) - win_chance(Score::Cp(-40));
+        assert!(
+            (judged.actions[1].loss - loss).abs() < 1e-12,
+            "{:?}",
+            judged.actions[1]
+        );
+        assert_eq!(judged.actions[1].after, Eval::Score(Score::Cp(40)));
+        assert_eq!(judged.actions[1].best, Some("f6".parse().unwrap()));
+        // Placements are shown with their losses but not marked.
+        assert_eq!(judged.actions[1].mark, None);
     }
 
     #[test]

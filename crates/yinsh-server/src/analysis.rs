@@ -27,8 +27,8 @@ use crate::store::{AnalysisDone, AnalysisJob, JobState, Lease, StoredGame};
 use crate::table::to_text;
 use crate::vocab::GameId;
 
-/// The search depth of an analysis, in decisions, unless configured otherwise.
-pub const DEPTH: u32 = analysis::DEPTH;
+/// The nodes an analysis searches each position with, unless configured otherwise.
+pub const NODES: u64 = analysis::NODES;
 /// How long a worker holds a job without a word, unless configured otherwise; each
 /// progress report renews it.
 pub const LEASE: Duration = Duration::from_secs(60);
@@ -51,9 +51,9 @@ pub fn engine_name() -> String {
     )
 }
 
-/// The settings of an analysis at `depth`, as results name them.
-pub fn settings(depth: u32) -> String {
-    format!("depth {depth}")
+/// The settings of an analysis of `nodes` a position, as results name them.
+pub fn settings(nodes: u64) -> String {
+    format!("{nodes} nodes")
 }
 
 /// What the analysis side of the server shares: a bell for the workers when a job is
@@ -284,18 +284,18 @@ pub fn state_view(job: &AnalysisJob, game: Option<&StoredGame>) -> AnalysisState
     }
 }
 
-/// The job for a worker: the game's rules and actions, the depth, the lease.
-pub fn work_job(job: &AnalysisJob, game: &StoredGame, depth: u32) -> Result<WorkJob, String> {
+/// The job for a worker: the game's rules and actions, the node budget, the lease.
+pub fn work_job(job: &AnalysisJob, game: &StoredGame, nodes: u64) -> Result<WorkJob, String> {
     Ok(WorkJob {
         game: job.game.0,
         options: game.game.options.clone(),
         actions: actions_of(game)?.iter().map(Action::to_string).collect(),
-        depth,
+        nodes,
         lease_until: job.lease_until.unwrap_or_default(),
     })
 }
 
-/// Analyses `job` (`depth`, the actions, the rules) with the built-in engine on one
+/// Analyses `job` (the node budget, the actions, the rules) with the built-in engine on one
 /// thread: the views of every position. `progress` hears how many of all are done;
 /// `stop` ends the work early (an error), when the job was lost to another worker.
 pub fn analyse_job(
@@ -313,14 +313,14 @@ pub fn analyse_job(
     let positions = analysis::positions(start, &actions).map_err(|e| e.to_string())?;
     let mut engine = Searcher::new();
     let limits = Limits {
-        depth: Some(job.depth),
+        nodes: Some(job.nodes),
         ..Limits::default()
     };
     let views = analysis::search_positions(&mut engine, rules, &positions, &limits, stop, progress)
         .map_err(|e| e.to_string())?;
     Ok(WorkResult {
         engine: engine_name(),
-        depth: job.depth,
+        nodes: job.nodes,
         views: views.iter().map(to_work_view).collect(),
     })
 }
@@ -356,10 +356,10 @@ pub async fn submit(
         .map_err(|_| Refused::Store)?
         .ok_or(Refused::NotHeld)?;
     let views = checked(&stored, &result.views).map_err(Refused::Bad)?;
-    if result.depth != ctx.analysis_depth {
+    if result.nodes != ctx.analysis_nodes {
         return Err(Refused::Bad(format!(
-            "the analysis is at depth {}, not {}",
-            ctx.analysis_depth, result.depth
+            "the analysis is of {} nodes a position, not {}",
+            ctx.analysis_nodes, result.nodes
         )));
     }
     if result.engine.trim().is_empty() || result.engine.len() > 100 {
@@ -367,7 +367,7 @@ pub async fn submit(
     }
     let done = AnalysisDone {
         engine: &result.engine,
-        settings: &settings(result.depth),
+        settings: &settings(result.nodes),
         result: &views,
         at: crate::now_ms(),
     };
@@ -388,8 +388,8 @@ pub async fn submit(
 }
 
 /// Gives back the jobs this server's in-process workers held when it stopped, then
-/// starts `n` of them, each analysing at `depth` on one engine thread.
-pub async fn start_workers(ctx: &Ctx, n: usize, depth: u32) {
+/// starts `n` of them, each analysing with `nodes` a position on one engine thread.
+pub async fn start_workers(ctx: &Ctx, n: usize, nodes: u64) {
     match ctx.store.release_analysis(LOCAL).await {
         Ok(0) | Err(_) => {}
         Ok(n) => tracing::info!("{n} analyses left running by the last run wait again"),
@@ -397,13 +397,13 @@ pub async fn start_workers(ctx: &Ctx, n: usize, depth: u32) {
     for i in 0..n {
         let ctx = ctx.clone();
         let name = format!("{LOCAL}{i}");
-        tokio::spawn(async move { work(ctx, name, depth).await });
+        tokio::spawn(async move { work(ctx, name, nodes).await });
     }
 }
 
 /// One in-process worker: takes jobs while there are any, then waits for the bell (or
 /// looks again now and then, for leases that ran out).
-async fn work(ctx: Ctx, name: String, depth: u32) {
+async fn work(ctx: Ctx, name: String, nodes: u64) {
     loop {
         let now = crate::now_ms();
         let lease = Lease {
@@ -418,7 +418,7 @@ async fn work(ctx: Ctx, name: String, depth: u32) {
                 continue;
             }
         };
-        if let Err(e) = run(&ctx, &name, job.clone(), depth).await {
+        if let Err(e) = run(&ctx, &name, job.clone(), nodes).await {
             tracing::warn!(game = %job.game, "analysis failed: {e}");
             let _ = ctx.store.abandon_analysis(job.game, &name).await;
         }
@@ -426,14 +426,14 @@ async fn work(ctx: Ctx, name: String, depth: u32) {
 }
 
 /// Analyses `job` here, reporting progress, and hands the result in.
-async fn run(ctx: &Ctx, name: &str, mut job: AnalysisJob, depth: u32) -> Result<(), String> {
+async fn run(ctx: &Ctx, name: &str, mut job: AnalysisJob, nodes: u64) -> Result<(), String> {
     let game = ctx
         .store
         .game(job.game)
         .await
         .map_err(|e| e.to_string())?
         .ok_or("the game is gone")?;
-    let work = work_job(&job, &game, depth)?;
+    let work = work_job(&job, &game, nodes)?;
     let (tx, mut rx) = mpsc::unbounded_channel::<(usize, usize)>();
     let stop = std::sync::Arc::new(AtomicBool::new(false));
     let stop_search = stop.clone();

@@ -115,8 +115,8 @@ pub struct Config {
     /// Analysis workers in this process (each one engine thread); 0 leaves analysis to
     /// remote workers.
     pub analysis_workers: usize,
-    /// The depth analyses search to, in decisions.
-    pub analysis_depth: u32,
+    /// The nodes analyses search each position with.
+    pub analysis_nodes: u64,
     /// The key remote analysis workers (`yinsh worker`) give; none refuses them.
     pub worker_key: Option<String>,
     /// How long a worker holds an analysis job without a word (a progress report
@@ -154,7 +154,7 @@ impl Default for Config {
             idle_timeout: Duration::from_secs(60),
             header_timeout: Duration::from_secs(10),
             analysis_workers: 1,
-            analysis_depth: analysis::DEPTH,
+            analysis_nodes: analysis::NODES,
             worker_key: None,
             analysis_lease: analysis::LEASE,
             live_engines: 1,
@@ -183,7 +183,7 @@ impl std::fmt::Debug for Config {
             .field("idle_timeout", &self.idle_timeout)
             .field("header_timeout", &self.header_timeout)
             .field("analysis_workers", &self.analysis_workers)
-            .field("analysis_depth", &self.analysis_depth)
+            .field("analysis_nodes", &self.analysis_nodes)
             .field("worker_key", &self.worker_key.as_ref().map(|_| "…"))
             .field("analysis_lease", &self.analysis_lease)
             .field("live_engines", &self.live_engines)
@@ -223,8 +223,8 @@ pub struct Ctx {
     pub analysis: analysis::Hub,
     /// The key remote analysis workers must give (none: no remote workers).
     pub worker_key: Option<Arc<str>>,
-    /// The depth analyses search to.
-    pub analysis_depth: u32,
+    /// The nodes analyses search each position with.
+    pub analysis_nodes: u64,
     /// How long a worker holds an analysis job without a word.
     pub analysis_lease: Duration,
     /// The analysis board's live searches.
@@ -284,7 +284,7 @@ impl Server {
             meet: meet::Meet::default(),
             analysis: analysis::Hub::default(),
             worker_key: config.worker_key.as_deref().map(Arc::from),
-            analysis_depth: config.analysis_depth,
+            analysis_nodes: config.analysis_nodes,
             analysis_lease: config.analysis_lease,
             live: live::Live::new(config.live_engines, config.live_time),
             node: config.node_id.as_deref().map(cluster::node::Node::new),
@@ -315,7 +315,7 @@ impl Server {
                 cluster::node::start(ctx.clone(), node);
             }
         }
-        analysis::start_workers(&ctx, config.analysis_workers, config.analysis_depth).await;
+        analysis::start_workers(&ctx, config.analysis_workers, config.analysis_nodes).await;
         Ok(Server { ctx, config })
     }
 

@@ -699,7 +699,7 @@ pub struct AnalysisSummary {
 pub struct AnalysisResult {
     /// The engine that analysed it.
     pub engine: String,
-    /// Its settings (`depth 4`).
+    /// Its settings (`1000000 nodes`).
     pub settings: String,
     /// The start position.
     pub start: EvalView,
@@ -750,11 +750,11 @@ pub struct WorkView {
     #[ts(optional)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub win: Option<i32>,
-    /// `cp` of a search one decision shallower (docs/engine.md, "Analysis").
+    /// `cp` of the search's iteration before its last (docs/engine.md, "Analysis").
     #[ts(optional)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shallow_cp: Option<i32>,
-    /// `win` of that shallower search.
+    /// `win` of that iteration.
     #[ts(optional)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shallow_win: Option<i32>,
@@ -774,8 +774,9 @@ pub struct WorkJob {
     pub options: TableOptions,
     /// Its actions, in order.
     pub actions: Vec<String>,
-    /// The search depth to use, in decisions.
-    pub depth: u32,
+    /// The nodes to search each position with.
+    #[ts(type = "number")]
+    pub nodes: u64,
     /// Until when the worker holds the job, in milliseconds since 1970 (report
     /// progress to keep it).
     #[ts(type = "number")]
@@ -788,8 +789,9 @@ pub struct WorkJob {
 pub struct WorkResult {
     /// The engine (name and version).
     pub engine: String,
-    /// The depth it searched.
-    pub depth: u32,
+    /// The nodes it searched each position with (the job's).
+    #[ts(type = "number")]
+    pub nodes: u64,
     /// Its view of every position: the start, then after each action.
     pub views: Vec<WorkView>,
 }

@@ -105,7 +105,7 @@ async fn in_process(server: &TestServer) {
         yinsh_engine::eval::fingerprint()
     );
     assert_eq!(result["engine"], engine.as_str());
-    assert_eq!(result["settings"], "depth 2");
+    assert_eq!(result["settings"], "2000 nodes");
     let actions = result["actions"].as_array().unwrap();
     assert_eq!(actions.len(), 4);
     assert_eq!(actions[0]["action"], "e3");
@@ -131,7 +131,7 @@ async fn in_process(server: &TestServer) {
 fn with_worker() -> Config {
     Config {
         analysis_workers: 1,
-        analysis_depth: 2,
+        analysis_nodes: 2_000,
         ..fast_config()
     }
 }
@@ -153,7 +153,7 @@ async fn postgres_analysis_in_process() {
 async fn remote_workers_hold_jobs_under_leases_and_bad_results_are_refused() {
     let server = TestServer::start_with(Config {
         worker_key: Some("sesame".to_owned()),
-        analysis_depth: 2,
+        analysis_nodes: 2_000,
         analysis_lease: Duration::from_millis(800),
         ..fast_config()
     })
@@ -199,7 +199,7 @@ async fn remote_workers_hold_jobs_under_leases_and_bad_results_are_refused() {
     .await;
     assert_eq!(status, 200, "{job}");
     let job: WorkJob = serde_json::from_value(job).unwrap();
-    assert_eq!((job.game, job.actions.len(), job.depth), (game, 4, 2));
+    assert_eq!((job.game, job.actions.len(), job.nodes), (game, 4, 2_000));
     // Held by a: nothing for b.
     assert_eq!(
         send(
@@ -249,14 +249,14 @@ async fn remote_workers_hold_jobs_under_leases_and_bad_results_are_refused() {
     let mut no_score = good.clone();
     no_score.views[0].cp = None;
     no_score.views[0].win = None;
-    let mut shallow = good.clone();
-    shallow.depth = 1;
+    let mut other_budget = good.clone();
+    other_budget.nodes = 1_000;
     for (bad, why) in [
         (short, "the game has 5"),
         (illegal, "not legal"),
         (bad_line, "illegally"),
         (no_score, "a cp or a win"),
-        (shallow, "at depth 2, not 1"),
+        (other_budget, "of 2000 nodes a position, not 1000"),
     ] {
         let (status, answer) = send(
             &server,

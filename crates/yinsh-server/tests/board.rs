@@ -380,7 +380,7 @@ async fn the_engine_plays_on_from_a_position_and_the_game_is_analysed() {
     let server = TestServer::start_with(Config {
         bots: Some(builtin_bots()),
         analysis_workers: 1,
-        analysis_depth: 2,
+        analysis_nodes: 2_000,
         ..fast_config()
     })
     .await;

@@ -17,8 +17,9 @@ use yinsh_engine::analysis::{Eval, Judged, Mark, analyse};
 use yinsh_engine::search::Searcher;
 use yinsh_engine::{Limits, Score};
 
-/// Search depth when neither --depth nor --movetime is given: the server's analyses'.
-const DEFAULT_DEPTH: u32 = yinsh_engine::analysis::DEPTH;
+/// Nodes a position when none of --nodes, --depth and --movetime is given: the
+/// server's analyses'.
+const DEFAULT_NODES: u64 = yinsh_engine::analysis::NODES;
 
 /// Arguments of `yinsh analyse`.
 #[derive(Debug, Clone, Args)]
@@ -27,13 +28,18 @@ pub struct AnalyseArgs {
     #[arg(value_name = "FILE")]
     pub input: PathBuf,
 
+    /// Search each position with this many nodes; the default when neither --depth
+    /// nor --movetime is given is 1000000, as the server's analyses.
+    #[arg(long, value_name = "N", conflicts_with_all = ["depth", "movetime"],
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub nodes: Option<u64>,
+
     /// Search each position for this many milliseconds.
     #[arg(long, value_name = "MS", conflicts_with = "depth",
           value_parser = clap::value_parser!(u64).range(1..))]
     pub movetime: Option<u64>,
 
-    /// Search each position to this depth in decisions (placements and ring moves);
-    /// the default when --movetime is not given is 6 (as the server's analyses).
+    /// Search each position to this depth in decisions (placements and ring moves).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=64))]
     pub depth: Option<u32>,
 
@@ -60,8 +66,12 @@ pub fn run(args: &AnalyseArgs, out: &mut dyn Write) -> anyhow::Result<()> {
             movetime: Some(Duration::from_millis(ms)),
             ..Limits::default()
         },
-        (None, depth) => Limits {
-            depth: Some(depth.unwrap_or(DEFAULT_DEPTH)),
+        (None, Some(depth)) => Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        },
+        (None, None) => Limits {
+            nodes: Some(args.nodes.unwrap_or(DEFAULT_NODES)),
             ..Limits::default()
         },
     };
@@ -87,9 +97,10 @@ pub fn run(args: &AnalyseArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         record.black,
         rules_name(&record)
     )?;
-    let search = match limits.movetime {
-        Some(ms) => format!("{} ms", ms.as_millis()),
-        None => format!("depth {}", limits.depth.unwrap_or(DEFAULT_DEPTH)),
+    let search = match (limits.movetime, limits.depth, limits.nodes) {
+        (Some(ms), ..) => format!("{} ms", ms.as_millis()),
+        (None, Some(depth), _) => format!("depth {depth}"),
+        (None, None, nodes) => format!("{} nodes", nodes.unwrap_or(DEFAULT_NODES)),
     };
     writeln!(
         out,

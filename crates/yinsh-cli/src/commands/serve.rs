@@ -35,10 +35,10 @@ pub struct ServeArgs {
     /// workers analyse).
     #[arg(long, default_value_t = 1, value_name = "N")]
     analysis_workers: usize,
-    /// The depth analyses search to, in decisions (even depths: docs/engine.md).
-    #[arg(long, default_value_t = yinsh_server::analysis::DEPTH, value_name = "N",
-          value_parser = clap::value_parser!(u32).range(1..=12))]
-    analysis_depth: u32,
+    /// The nodes analyses search each position with (docs/engine.md, "Analysis").
+    #[arg(long, default_value_t = yinsh_server::analysis::NODES, value_name = "N",
+          value_parser = clap::value_parser!(u64).range(1_000..=1_000_000_000))]
+    analysis_nodes: u64,
     /// The key remote analysis workers (`yinsh worker --key`) must give; without it
     /// the server takes no remote workers.
     #[arg(long, env = "YINSH_WORKER_KEY", value_name = "KEY")]
@@ -120,7 +120,7 @@ async fn serve(args: &ServeArgs, out: &mut dyn Write) -> anyhow::Result<()> {
             (None, false) => Some(yinsh_server::builtin_bots()),
         },
         analysis_workers: args.analysis_workers,
-        analysis_depth: args.analysis_depth,
+        analysis_nodes: args.analysis_nodes,
         worker_key: args.worker_key.clone().filter(|k| !k.is_empty()),
         live_engines: args.live_engines,
         secure_cookies: args.secure_cookies,

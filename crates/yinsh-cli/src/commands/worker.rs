@@ -96,10 +96,10 @@ async fn round(addr: &str, key: &str, name: &str, out: &mut dyn Write) -> anyhow
     let job: WorkJob = serde_json::from_value(answer).context("an unreadable job")?;
     writeln!(
         out,
-        "game {}: {} actions at depth {}",
+        "game {}: {} actions, {} nodes a position",
         job.game,
         job.actions.len(),
-        job.depth
+        job.nodes
     )?;
     out.flush()?;
     let started = Instant::now();

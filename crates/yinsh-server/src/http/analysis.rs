@@ -232,7 +232,7 @@ async fn acquire_for(
         else {
             continue;
         };
-        match work_job(&job, &game, app.ctx.analysis_depth) {
+        match work_job(&job, &game, app.ctx.analysis_nodes) {
             Ok(work) => {
                 app.ctx.analysis.announce(&job);
                 return Ok(Json(work).into_response());
