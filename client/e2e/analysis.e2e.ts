@@ -199,6 +199,24 @@ test("the replay's computer analysis: requested, followed, then graph, marks, ba
   await expect(phonePage.getByTestId("analysis-failed")).toHaveText("The computer analysis failed.");
   await expect(phonePage.getByTestId("analysis-graph")).toHaveCount(0);
 
+  // An analysis an older engine made (answered in the server's place, as before the
+  // server's settings changed): a button asks for it anew, and the server's own, current
+  // one comes.
+  const current = (await (await phonePage.request.get(`/api/archive/${gameId}/analysis`)).json()) as Analysis;
+  const older = { ...current, result: { ...current.result, settings: "depth 6", outdated: true } };
+  await context.route(`**/api/archive/${gameId}/analysis`, (route) => route.fulfill({ json: older }), { times: 1 });
+  await phonePage.getByTestId("language").selectOption("nl");
+  await expect(phonePage.getByTestId("analysis-engine")).toHaveText(/, diepte 6$/);
+  await expect(phonePage.getByTestId("analysis-outdated")).toContainText("Een oudere versie van de engine maakte deze analyse.");
+  await expect(phonePage.getByTestId("analysis-graph")).toBeVisible();
+  await expectNoSidewaysScroll(phonePage, "an outdated analysis on a phone");
+  await phonePage.getByTestId("analysis-outdated").scrollIntoViewIfNeeded();
+  await screenshot(phonePage, "replay-analysis-outdated-390x844");
+  await phonePage.getByTestId("analysis-again").click();
+  await expect(phonePage.getByTestId("analysis-outdated")).toHaveCount(0);
+  await expect(phonePage.getByTestId("analysis-engine")).toHaveText(/, 2\.000 knopen per stelling$/);
+  await expect(phonePage.getByTestId("analysis-graph")).toBeVisible();
+
   expectNoPageErrors(white, black, phone);
   await Promise.all([white.close(), black.close(), phone.close()]);
 });

@@ -1388,6 +1388,11 @@ engine: string,
  */
 settings: string, 
 /**
+ * Another engine or other settings than this server's made it (an older version):
+ * asking for the analysis again (`POST`) makes it anew.
+ */
+outdated: boolean, 
+/**
  * The start position.
  */
 start: EvalView, 

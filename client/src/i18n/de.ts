@@ -403,6 +403,8 @@ export const de: Record<Key, string> = {
   "analysis.engine": "{engine}, {settings}",
   "analysis.depth": "Tiefe {depth}",
   "analysis.nodes": "{nodes} Knoten je Stellung",
+  "analysis.outdated": "Eine ältere Version der Engine hat diese Analyse erstellt.",
+  "analysis.again": "Erneut analysieren",
   "analysis.dot": "Aktion {n}: {action} ({mark})",
   // ---- play on from here ----
   "playOn.title": "Von hier aus weiterspielen",

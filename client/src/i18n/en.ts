@@ -401,6 +401,8 @@ export const en = {
   "analysis.engine": "{engine}, {settings}",
   "analysis.depth": "depth {depth}",
   "analysis.nodes": "{nodes} nodes a position",
+  "analysis.outdated": "An older version of the engine made this analysis.",
+  "analysis.again": "Analyse again",
   "analysis.dot": "Action {n}: {action} ({mark})",
   // ---- play on from here ----
   "playOn.title": "Play on from here",

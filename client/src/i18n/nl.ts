@@ -403,6 +403,8 @@ export const nl: Record<Key, string> = {
   "analysis.engine": "{engine}, {settings}",
   "analysis.depth": "diepte {depth}",
   "analysis.nodes": "{nodes} knopen per stelling",
+  "analysis.outdated": "Een oudere versie van de engine maakte deze analyse.",
+  "analysis.again": "Opnieuw analyseren",
   "analysis.dot": "Actie {n}: {action} ({mark})",
   // ---- play on from here ----
   "playOn.title": "Speel verder vanaf hier",

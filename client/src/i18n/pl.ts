@@ -403,6 +403,8 @@ export const pl: Record<Key, string> = {
   "analysis.engine": "{engine}, {settings}",
   "analysis.depth": "głębokość {depth}",
   "analysis.nodes": "{nodes} węzłów na pozycję",
+  "analysis.outdated": "Tę analizę wykonała starsza wersja silnika.",
+  "analysis.again": "Analizuj ponownie",
   "analysis.dot": "Akcja {n}: {action} ({mark})",
   // ---- play on from here ----
   "playOn.title": "Graj dalej od tego miejsca",

@@ -270,7 +270,24 @@ export class ReplayAnalysis {
         : "nodes" in read
           ? t("analysis.nodes", { nodes: new Intl.NumberFormat(lang()).format(read.nodes) })
           : t("analysis.depth", { depth: read.depth });
-    return [table, h("p", { class: "analysis-engine", "data-testid": "analysis-engine" }, t("analysis.engine", { engine: result.engine, settings }))];
+    const engine = h("p", { class: "analysis-engine", "data-testid": "analysis-engine" }, t("analysis.engine", { engine: result.engine, settings }));
+    if (!result.outdated) return [table, engine];
+    // Made by an older engine or with other settings than the server's: it can be made anew.
+    const again = h("button", { type: "button", class: "analysis-again", "data-testid": "analysis-again" }, t("analysis.again"));
+    again.addEventListener("click", () => this.again(again), { signal: this.life.signal });
+    return [table, engine, h("p", { class: "analysis-note", "data-testid": "analysis-outdated" }, t("analysis.outdated"), " ", again)];
+  }
+
+  /** Asks for the analysis anew: the old result goes, the new one's progress follows. */
+  private again(button: HTMLButtonElement): void {
+    this.result = null;
+    this.graph?.stop();
+    this.graph = null;
+    replace(this.graphSlot);
+    this.graphSlot.hidden = true;
+    this.bar.hidden = true;
+    this.host.changed();
+    void this.request(button);
   }
 
   // ---- The frame on show ----

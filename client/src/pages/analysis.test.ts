@@ -21,6 +21,7 @@ import {
 const result: AnalysisResult = {
   engine: "yinsh-engine 0.1.0",
   settings: "depth 6",
+  outdated: true,
   start: { cp: 0, white_chance: 0.5 },
   actions: [
     { action: "e3", best: "f6", line: ["f6", "e5"], eval: { cp: -4, white_chance: 0.459 }, loss: 0.04 },

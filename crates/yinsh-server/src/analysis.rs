@@ -56,6 +56,14 @@ pub fn settings(nodes: u64) -> String {
     format!("{nodes} nodes")
 }
 
+/// Whether the done `job` was made by another engine or with other settings than this
+/// server's, which analyses with `nodes` a position: asked for again, it is made anew.
+pub fn outdated(job: &AnalysisJob, nodes: u64) -> bool {
+    job.state == JobState::Done
+        && (job.engine.as_deref() != Some(engine_name().as_str())
+            || job.settings.as_deref() != Some(settings(nodes).as_str()))
+}
+
 /// What the analysis side of the server shares: a bell for the workers when a job is
 /// asked for, and progress for the pages watching a job.
 #[derive(Clone)]
@@ -218,8 +226,13 @@ pub fn eval_view(eval: Eval) -> EvalView {
 }
 
 /// The result of a done `job` of `game` as players see it, judged from the stored
-/// views.
-pub fn result_view(job: &AnalysisJob, game: &StoredGame) -> Result<AnalysisResult, String> {
+/// views; `outdated` when this server, analysing with `nodes` a position, would make it
+/// otherwise.
+pub fn result_view(
+    job: &AnalysisJob,
+    game: &StoredGame,
+    nodes: u64,
+) -> Result<AnalysisResult, String> {
     let stored = job.result.as_deref().ok_or("the analysis is not done")?;
     let views: Vec<WorkView> = serde_json::from_str(stored).map_err(|e| e.to_string())?;
     let views = views
@@ -243,6 +256,7 @@ pub fn result_view(job: &AnalysisJob, game: &StoredGame) -> Result<AnalysisResul
     Ok(AnalysisResult {
         engine: job.engine.clone().unwrap_or_default(),
         settings: job.settings.clone().unwrap_or_default(),
+        outdated: outdated(job, nodes),
         start: eval_view(judged.start),
         actions: judged
             .actions
@@ -263,10 +277,11 @@ pub fn result_view(job: &AnalysisJob, game: &StoredGame) -> Result<AnalysisResul
     })
 }
 
-/// Where `job` is, with its result when done and `game` is given.
-pub fn state_view(job: &AnalysisJob, game: Option<&StoredGame>) -> AnalysisState {
+/// Where `job` is, with its result when done and `game` is given (judged as
+/// [`result_view`] does, for a server analysing with `nodes` a position).
+pub fn state_view(job: &AnalysisJob, game: Option<(&StoredGame, u64)>) -> AnalysisState {
     let result = match (job.state, game) {
-        (JobState::Done, Some(g)) => match result_view(job, g) {
+        (JobState::Done, Some((g, nodes))) => match result_view(job, g, nodes) {
             Ok(r) => Some(r),
             Err(e) => {
                 tracing::error!(game = %job.game, "a stored analysis cannot be read: {e}");

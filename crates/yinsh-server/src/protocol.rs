@@ -701,6 +701,9 @@ pub struct AnalysisResult {
     pub engine: String,
     /// Its settings (`1000000 nodes`).
     pub settings: String,
+    /// Another engine or other settings than this server's made it (an older version):
+    /// asking for the analysis again (`POST`) makes it anew.
+    pub outdated: bool,
     /// The start position.
     pub start: EvalView,
     /// Every action.
@@ -728,8 +731,8 @@ pub struct AnalysisState {
 }
 
 /// The engine's view of one position, as a worker sends it: the best action, its line,
-/// the score for the player to act (`cp` or a forced `win`) and that of a search one
-/// decision shallower (`shallow_cp` or `shallow_win`); or `over` with the winner
+/// the score for the player to act (`cp` or a forced `win`) and that of the search's
+/// iteration before its last (`shallow_cp` or `shallow_win`); or `over` with the winner
 /// (`white`, `black`, `draw`) when the game is over.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(deny_unknown_fields)]

@@ -1,7 +1,8 @@
 //! Computer analysis with the real server: a job asked for over HTTP, analysed by the
-//! in-process worker with its progress pushed over the WebSocket, never twice; and the
-//! remote workers' protocol — the key, leases that run out and go to another worker,
-//! and results that do not fit the game refused.
+//! in-process worker with its progress pushed over the WebSocket, never twice (unless
+//! the server's engine or settings changed since); and the remote workers' protocol —
+//! the key, leases that run out and go to another worker, and results that do not fit
+//! the game refused.
 
 use std::time::Duration;
 
@@ -147,6 +148,98 @@ async fn postgres_analysis_in_process() {
         return;
     };
     in_process(&TestServer::on(&url, with_worker()).await).await;
+}
+
+/// Takes the next job at `server` as remote worker `w`, analyses it here and hands the
+/// result in: the job's node budget.
+async fn work_once(server: &TestServer) -> u64 {
+    let (status, job) = send(
+        server,
+        "POST",
+        "/api/worker/acquire",
+        Some("sesame"),
+        json!({ "worker": "w" }),
+    )
+    .await;
+    assert_eq!(status, 200, "{job}");
+    let job: WorkJob = serde_json::from_value(job).unwrap();
+    let go_on = std::sync::atomic::AtomicBool::new(false);
+    let result = yinsh_server::analysis::analyse_job(&job, &go_on, &mut |_, _| {}).unwrap();
+    let path = format!("/api/worker/{}/result", job.game);
+    let body = json!({ "worker": "w", "result": result });
+    assert_eq!(
+        send(server, "POST", &path, Some("sesame"), body).await.0,
+        200
+    );
+    job.nodes
+}
+
+/// A game analysed by a server with one node budget is shown as outdated by a server
+/// of another (a new version, on the same database), and made anew when asked for
+/// again there — once.
+async fn analysed_again_with_new_settings(first: TestServer) {
+    let game = archived_game(&first).await;
+    let path = format!("/api/archive/{game}/analysis");
+    assert_eq!(send(&first, "POST", &path, None, Value::Null).await.0, 202);
+    assert_eq!(work_once(&first).await, 2_000);
+    let (status, state) = send(&first, "POST", &path, None, Value::Null).await;
+    assert_eq!(status, 200, "done, and current: not made again");
+    assert_eq!(state["result"]["settings"], "2000 nodes");
+    assert_eq!(state["result"]["outdated"], false);
+
+    let second = TestServer::with_store(first.store.clone(), remote_only(3_000)).await;
+    let (_, state) = send(&second, "GET", &path, None, Value::Null).await;
+    assert_eq!(
+        (&state["state"], &state["result"]["outdated"]),
+        (&json!("done"), &json!(true)),
+        "{state}"
+    );
+    // Only a job made so is put back (another request did it already, say).
+    let job = second
+        .store
+        .analyse_again(GameId(game), "another engine", "2000 nodes", 1)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(job.settings.as_deref(), Some("2000 nodes"));
+    let (status, state) = send(&second, "POST", &path, None, Value::Null).await;
+    assert_eq!(
+        (status, &state["state"]),
+        (202, &json!("queued")),
+        "{state}"
+    );
+    assert!(state.get("result").is_none(), "{state}");
+    let (status, _) = send(&second, "POST", &path, None, Value::Null).await;
+    assert_eq!(status, 202, "still the one job");
+    assert_eq!(work_once(&second).await, 3_000);
+    let (_, state) = send(&second, "GET", &path, None, Value::Null).await;
+    assert_eq!(state["result"]["settings"], "3000 nodes");
+    assert_eq!(state["result"]["outdated"], false);
+    assert_eq!(state["result"]["actions"].as_array().unwrap().len(), 4);
+    // For the server of before, the new analysis is the outdated one.
+    let (_, state) = send(&first, "GET", &path, None, Value::Null).await;
+    assert_eq!(state["result"]["outdated"], true);
+}
+
+fn remote_only(nodes: u64) -> Config {
+    Config {
+        worker_key: Some("sesame".to_owned()),
+        analysis_nodes: nodes,
+        ..fast_config()
+    }
+}
+
+#[tokio::test]
+async fn sqlite_analysis_made_again_with_new_settings() {
+    analysed_again_with_new_settings(TestServer::start_with(remote_only(2_000)).await).await;
+}
+
+#[tokio::test]
+async fn postgres_analysis_made_again_with_new_settings() {
+    let Some(url) = postgres_database("analysis_again").await else {
+        return;
+    };
+    analysed_again_with_new_settings(TestServer::on(&url, remote_only(2_000)).await).await;
 }
 
 #[tokio::test]

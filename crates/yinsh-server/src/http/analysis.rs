@@ -65,11 +65,29 @@ async fn request_analysis(
         return ApiError::not_found().into_response();
     };
     let store = app.ctx.store.as_ref();
-    let job = match store.request_analysis(game, crate::now_ms()).await {
+    let now = crate::now_ms();
+    let mut job = match store.request_analysis(game, now).await {
         Ok(Some(job)) => job,
         Ok(None) => return ApiError::not_found().into_response(),
         Err(e) => return ApiError::store(&e).into_response(),
     };
+    // Made by an older engine or with other settings: made anew.
+    if analysis::outdated(&job, app.ctx.analysis_nodes) {
+        let (engine, settings) = (job.engine.clone(), job.settings.clone());
+        job = match store
+            .analyse_again(
+                game,
+                engine.as_deref().unwrap_or_default(),
+                settings.as_deref().unwrap_or_default(),
+                now,
+            )
+            .await
+        {
+            Ok(Some(job)) => job,
+            Ok(None) => return ApiError::not_found().into_response(),
+            Err(e) => return ApiError::store(&e).into_response(),
+        };
+    }
     if job.state == JobState::Queued {
         app.ctx.analysis.queued.notify_waiters();
         app.ctx.analysis.announce(&job);
@@ -103,7 +121,12 @@ async fn read(app: &App, game: GameId, status: StatusCode) -> Response {
         },
         _ => None,
     };
-    (status, Json(state_view(&job, stored.as_ref()))).into_response()
+    let nodes = app.ctx.analysis_nodes;
+    (
+        status,
+        Json(state_view(&job, stored.as_ref().map(|g| (g, nodes)))),
+    )
+        .into_response()
 }
 
 /// Whether the request carries the workers' key (`Authorization: Bearer <key>`); a

@@ -545,7 +545,7 @@ pub struct AnalysisJob {
     pub total: u32,
     /// The engine that analysed it (name and version).
     pub engine: Option<String>,
-    /// Its settings (`depth 4`).
+    /// Its settings (`1000000 nodes`).
     pub settings: Option<String>,
     /// The engine's view of every position (JSON), once done.
     pub result: Option<String>,
@@ -872,6 +872,21 @@ pub trait Store: Send + Sync + 'static {
         done: &'a AnalysisDone<'a>,
     ) -> StoreFuture<'a, bool> {
         let _ = (game, worker, done);
+        analysis_default()
+    }
+
+    /// Puts the done analysis of `game` back in the queue at `now` when `engine` with
+    /// `settings` made it (when asked for again after the server's engine or settings
+    /// changed): the job as it is then, `None` when there is none. A job another request
+    /// put back already, or one made otherwise, is left as it is.
+    fn analyse_again<'a>(
+        &'a self,
+        game: GameId,
+        engine: &'a str,
+        settings: &'a str,
+        now: i64,
+    ) -> StoreFuture<'a, Option<AnalysisJob>> {
+        let _ = (game, engine, settings, now);
         analysis_default()
     }
 

@@ -1440,6 +1440,40 @@ impl Store for SqlStore {
         })
     }
 
+    fn analyse_again<'a>(
+        &'a self,
+        game: GameId,
+        engine: &'a str,
+        settings: &'a str,
+        now: i64,
+    ) -> StoreFuture<'a, Option<AnalysisJob>> {
+        Box::pin(async move {
+            let mut tx = self.pool.begin_with(self.backend.begin()).await?;
+            sqlx::query(
+                "UPDATE analysis_jobs SET state = $1, requested_at = $2, worker = NULL, \
+                 lease_until = NULL, attempts = 0, done = 0, total = 0, engine = NULL, \
+                 settings = NULL, result = NULL, finished_at = NULL \
+                 WHERE game_id = $3 AND state = $4 AND engine = $5 AND settings = $6",
+            )
+            .bind(JobState::Queued.name())
+            .bind(now)
+            .bind(game.0)
+            .bind(JobState::Done.name())
+            .bind(engine)
+            .bind(settings)
+            .execute(&mut *tx)
+            .await?;
+            let row = sqlx::query(&format!(
+                "SELECT {JOB_COLUMNS} FROM analysis_jobs WHERE game_id = $1"
+            ))
+            .bind(game.0)
+            .fetch_optional(&mut *tx)
+            .await?;
+            tx.commit().await?;
+            row.as_ref().map(job_row).transpose()
+        })
+    }
+
     fn release_analysis<'a>(&'a self, prefix: &'a str) -> StoreFuture<'a, u64> {
         Box::pin(async move {
             let pattern = format!("{}%", like_escaped(prefix));
