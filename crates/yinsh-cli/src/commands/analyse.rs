@@ -143,8 +143,11 @@ pub fn run(args: &AnalyseArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         let s = analysis.summary[color];
         writeln!(
             out,
-            "{color}: {} inaccuracies, {} mistakes, {} blunders, accuracy {:.0}%",
-            s.inaccuracies, s.mistakes, s.blunders, s.accuracy
+            "{color}: {}, {}, {}, accuracy {:.0}%",
+            counted(s.inaccuracies, "inaccuracy", "inaccuracies"),
+            counted(s.mistakes, "mistake", "mistakes"),
+            counted(s.blunders, "blunder", "blunders"),
+            s.accuracy
         )?;
     }
     writeln!(out)?;
@@ -179,6 +182,11 @@ pub fn run(args: &AnalyseArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// `n` things, named in the singular for one: `1 mistake`, `2 mistakes`.
+fn counted(n: u32, one: &str, more: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { more })
+}
+
 fn rules_name(record: &Record) -> String {
     match record.rules.variant() {
         Some(v) => v.to_string(),
@@ -207,6 +215,9 @@ mod tests {
 
     #[test]
     fn evaluations_in_words() {
+        assert_eq!(counted(1, "mistake", "mistakes"), "1 mistake");
+        assert_eq!(counted(0, "blunder", "blunders"), "0 blunders");
+        assert_eq!(counted(4, "inaccuracy", "inaccuracies"), "4 inaccuracies");
         assert_eq!(eval_text(Eval::Score(Score::Cp(12))), "+12");
         assert_eq!(eval_text(Eval::Score(Score::Cp(-3))), "-3");
         assert_eq!(eval_text(Eval::Score(Score::Win(-3))), "black wins in 3");
