@@ -47,8 +47,8 @@ fn no_analysis() -> Response {
     .into_response()
 }
 
-/// `POST /api/archive/{id}/analysis`: asks for it (once per game, whoever asks), and
-/// answers at once with where it is.
+/// `POST /api/archive/{id}/analysis`: asks for it (once per game, whoever asks; again
+/// once the result is outdated), and answers at once with where it is.
 async fn request_analysis(
     State(app): State<App>,
     Path(id): Path<String>,
