@@ -377,8 +377,12 @@ pub async fn submit(
             ctx.analysis_nodes, result.nodes
         )));
     }
-    if result.engine.trim().is_empty() || result.engine.len() > 100 {
-        return Err(Refused::Bad("a result names its engine".to_owned()));
+    let engine = engine_name();
+    if result.engine != engine {
+        return Err(Refused::Bad(format!(
+            "the analysis is by {}, not by this server's engine, {engine}",
+            result.engine
+        )));
     }
     let done = AnalysisDone {
         engine: &result.engine,

@@ -158,7 +158,7 @@ async fn work_once(server: &TestServer) -> u64 {
         "POST",
         "/api/worker/acquire",
         Some("sesame"),
-        json!({ "worker": "w" }),
+        json!({ "worker": "w", "engine": yinsh_server::analysis::engine_name() }),
     )
     .await;
     assert_eq!(status, 200, "{job}");
@@ -252,7 +252,8 @@ async fn remote_workers_hold_jobs_under_leases_and_bad_results_are_refused() {
     })
     .await;
     let game = archived_game(&server).await;
-    let acquire = |name: &str| json!({ "worker": name });
+    let engine = yinsh_server::analysis::engine_name();
+    let acquire = |name: &str| json!({ "worker": name, "engine": engine });
     // Nothing to do yet; the key is checked first.
     assert_eq!(
         send(
@@ -282,6 +283,20 @@ async fn remote_workers_hold_jobs_under_leases_and_bad_results_are_refused() {
 
     let path = format!("/api/archive/{game}/analysis");
     assert_eq!(send(&server, "POST", &path, None, Value::Null).await.0, 202);
+    // A worker of another version is given nothing: its results would be outdated.
+    let (status, answer) = send(
+        &server,
+        "POST",
+        "/api/worker/acquire",
+        Some("sesame"),
+        json!({ "worker": "old", "engine": "yinsh-engine 0.0.9 (evaluation 00000000)" }),
+    )
+    .await;
+    assert_eq!(status, 409, "{answer}");
+    assert!(
+        answer["error"].as_str().unwrap().contains("0.0.9"),
+        "{answer}"
+    );
     let (status, job) = send(
         &server,
         "POST",
@@ -344,12 +359,18 @@ async fn remote_workers_hold_jobs_under_leases_and_bad_results_are_refused() {
     no_score.views[0].win = None;
     let mut other_budget = good.clone();
     other_budget.nodes = 1_000;
+    let mut other_engine = good.clone();
+    other_engine.engine = "a stronger engine".to_owned();
     for (bad, why) in [
         (short, "the game has 5"),
         (illegal, "not legal"),
         (bad_line, "illegally"),
         (no_score, "a cp or a win"),
         (other_budget, "of 2000 nodes a position, not 1000"),
+        (
+            other_engine,
+            "by a stronger engine, not by this server's engine",
+        ),
     ] {
         let (status, answer) = send(
             &server,

@@ -67,8 +67,9 @@ pub fn run(args: &WorkerArgs, out: &mut dyn Write) -> anyhow::Result<()> {
             Ok(Round::Idle) if args.until_idle => return Ok(()),
             Ok(Round::Idle) => std::thread::sleep(Duration::from_secs(args.idle)),
             Err(e) => {
-                // A key the server refuses will not get better: say so and stop.
-                if e.to_string().contains("401") {
+                // A key the server refuses, or an engine other than the server's,
+                // will not get better: say so and stop.
+                if e.to_string().contains("(401)") || e.to_string().contains("(409)") {
                     return Err(e);
                 }
                 failures += 1;
@@ -83,8 +84,9 @@ pub fn run(args: &WorkerArgs, out: &mut dyn Write) -> anyhow::Result<()> {
 
 /// Asks for one job and works it.
 async fn round(addr: &str, key: &str, name: &str, out: &mut dyn Write) -> anyhow::Result<Round> {
-    let (status, answer) =
-        post(addr, key, "/api/worker/acquire", &json!({ "worker": name })).await?;
+    let engine = yinsh_server::analysis::engine_name();
+    let body = json!({ "worker": name, "engine": engine });
+    let (status, answer) = post(addr, key, "/api/worker/acquire", &body).await?;
     match status {
         200 => {}
         204 => return Ok(Round::Idle),

@@ -196,6 +196,8 @@ fn lease<'a>(app: &App, worker: &'a str) -> Lease<'a> {
 #[serde(deny_unknown_fields)]
 struct Acquire {
     worker: String,
+    /// The engine the worker analyses with, as its results name it.
+    engine: String,
 }
 
 /// The body of a worker's request, once its key is checked.
@@ -222,7 +224,8 @@ fn answer(a: Answer) -> Response {
 }
 
 /// `POST /api/worker/acquire`: the oldest job waiting (or whose lease ran out), given
-/// to this worker until its lease ends; 204 when there is none.
+/// to this worker until its lease ends; 204 when there is none, 409 when the worker's
+/// engine is not the server's (its results would be outdated the moment they came).
 async fn acquire(
     State(app): State<App>,
     headers: HeaderMap,
@@ -238,6 +241,17 @@ async fn acquire_for(
 ) -> Answer {
     let body = worker_body(app, headers, body)?;
     let worker = worker_name(&body.worker)?;
+    let engine = analysis::engine_name();
+    if body.engine != engine {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            format!(
+                "this server analyses with {engine}, and this worker with {}: run the \
+                 server's version",
+                body.engine
+            ),
+        ));
+    }
     let store = app.ctx.store.as_ref();
     let lease = lease(app, worker);
     loop {
