@@ -717,6 +717,69 @@ async fn a_remote_worker_process_analyses_a_game() {
     assert_eq!(analysis["result"]["settings"], "2000 nodes");
 }
 
+#[test]
+fn a_worker_of_another_version_stops_saying_why() {
+    use std::io::{Read, Write};
+    // A server of another version: it refuses this worker's engine, whatever it asks.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    let server = std::thread::spawn(move || {
+        let mut asked = Vec::new();
+        for stream in listener.incoming().take(1) {
+            let mut stream = stream.unwrap();
+            stream
+                .set_read_timeout(Some(Duration::from_secs(10)))
+                .unwrap();
+            let mut request = vec![0u8; 4096];
+            let n = stream.read(&mut request).unwrap();
+            asked.push(String::from_utf8_lossy(&request[..n]).into_owned());
+            let body = r#"{"error":"this server analyses with yinsh-engine 9.9.9"}"#;
+            write!(
+                stream,
+                "HTTP/1.1 409 Conflict\r\nContent-Type: application/json\r\n\
+                 Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                body.len()
+            )
+            .unwrap();
+        }
+        asked
+    });
+    let mut worker = Command::new(env!("CARGO_BIN_EXE_yinsh"))
+        .args(["worker", "--server", &format!("http://{addr}")])
+        .args(["--key", "sesame"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // It stops at once; one that tried again would wait 5 s and more between tries.
+    let deadline = std::time::Instant::now() + Duration::from_secs(4);
+    let status = loop {
+        if let Some(status) = worker.try_wait().unwrap() {
+            break status;
+        }
+        if std::time::Instant::now() > deadline {
+            worker.kill().unwrap();
+            panic!("the worker is still asking");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let worker = worker.wait_with_output().unwrap();
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&worker.stdout),
+        String::from_utf8_lossy(&worker.stderr)
+    );
+    assert!(!status.success(), "{said}");
+    assert!(
+        said.contains("409") && said.contains("yinsh-engine 9.9.9"),
+        "{said}"
+    );
+    // It named its engine when it asked.
+    let asked = server.join().unwrap();
+    let engine = yinsh_server::analysis::engine_name();
+    assert!(asked[0].contains(&engine), "{}", asked[0]);
+}
+
 #[tokio::test]
 async fn an_analysis_killed_mid_job_completes_after_a_restart() {
     let dir = tempfile::tempdir().unwrap();
