@@ -777,7 +777,7 @@ fn a_worker_of_another_version_stops_saying_why() {
     // It named its engine when it asked.
     let asked = server.join().unwrap();
     let engine = yinsh_server::analysis::engine_name();
-    assert!(asked[0].contains(&engine), "{}", asked[0]);
+    assert!(asked[0].contains(engine), "{}", asked[0]);
 }
 
 #[tokio::test]

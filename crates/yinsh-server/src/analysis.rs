@@ -42,13 +42,17 @@ const LOOK_AGAIN: Duration = Duration::from_secs(30);
 
 /// The engine that analyses, as results name it: its version and the fingerprint of
 /// its evaluation (`yinsh-engine 0.1.0 (evaluation 85af4bf3)`), which changes when the
-/// evaluation does.
-pub fn engine_name() -> String {
-    format!(
-        "yinsh-engine {} (evaluation {})",
-        env!("CARGO_PKG_VERSION"),
-        yinsh_engine::eval::fingerprint()
-    )
+/// evaluation does. Hashed once: every read of a result and every worker's request
+/// compares with it.
+pub fn engine_name() -> &'static str {
+    static NAME: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    NAME.get_or_init(|| {
+        format!(
+            "yinsh-engine {} (evaluation {})",
+            env!("CARGO_PKG_VERSION"),
+            yinsh_engine::eval::fingerprint()
+        )
+    })
 }
 
 /// The settings of an analysis of `nodes` a position, as results name them.
@@ -60,7 +64,7 @@ pub fn settings(nodes: u64) -> String {
 /// server's, which analyses with `nodes` a position: asked for again, it is made anew.
 pub fn outdated(job: &AnalysisJob, nodes: u64) -> bool {
     job.state == JobState::Done
-        && (job.engine.as_deref() != Some(engine_name().as_str())
+        && (job.engine.as_deref() != Some(engine_name())
             || job.settings.as_deref() != Some(settings(nodes).as_str()))
 }
 
@@ -334,7 +338,7 @@ pub fn analyse_job(
     let views = analysis::search_positions(&mut engine, rules, &positions, &limits, stop, progress)
         .map_err(|e| e.to_string())?;
     Ok(WorkResult {
-        engine: engine_name(),
+        engine: engine_name().to_owned(),
         nodes: job.nodes,
         views: views.iter().map(to_work_view).collect(),
     })
