@@ -1375,3 +1375,167 @@ async fn a_killed_nodes_games_go_on_at_the_other_nodes() {
     }
     drop((white, black));
 }
+
+/// Starts `yinsh serve` over `db` with `--metrics-bind`, `env` set and its stderr kept:
+/// the child, its address, the metrics' address and the log lines written so far.
+fn serve_observed(
+    db: &std::path::Path,
+    extra: &[&str],
+    env: &[(&str, &str)],
+) -> (
+    Server,
+    String,
+    String,
+    std::sync::Arc<std::sync::Mutex<Vec<String>>>,
+) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_yinsh"))
+        .args(["serve", "--bind", "127.0.0.1:0", "--no-bots"])
+        .args(["--metrics-bind", "127.0.0.1:0"])
+        .args(extra)
+        .arg("--database-url")
+        .arg(sqlite(db))
+        .envs(env.iter().copied())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("yinsh serve starts");
+    // Read as it comes: a full pipe would stop the server.
+    let logs = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let stderr = BufReader::new(child.stderr.take().unwrap());
+    let kept = logs.clone();
+    std::thread::spawn(move || {
+        for line in stderr.lines().map_while(Result::ok) {
+            kept.lock().unwrap().push(line);
+        }
+    });
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut address = |what: &str| {
+        let mut line = String::new();
+        stdout.read_line(&mut line).unwrap();
+        assert!(line.contains(what), "{line:?}");
+        line.split("http://")
+            .nth(1)
+            .and_then(|rest| rest.split_whitespace().next())
+            .unwrap_or_else(|| panic!("no address in {line:?}"))
+            .to_owned()
+    };
+    let addr = address("listening");
+    let metrics = address("metrics");
+    (Server(child), addr, metrics, logs)
+}
+
+/// The metrics served at `url` (`host:port/metrics`): each sample line's name (with its
+/// labels) and value; the content type checked.
+fn scrape(url: &str) -> std::collections::HashMap<String, f64> {
+    use std::io::{Read, Write};
+    let (addr, path) = url.split_once('/').unwrap();
+    let mut stream = std::net::TcpStream::connect(addr).unwrap();
+    write!(stream, "GET /{path} HTTP/1.0\r\nHost: {addr}\r\n\r\n").unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    let (head, body) = response.split_once("\r\n\r\n").unwrap();
+    assert!(head.starts_with("HTTP/1.0 200"), "{head}");
+    assert!(
+        head.to_ascii_lowercase()
+            .contains("content-type: application/openmetrics-text"),
+        "{head}"
+    );
+    assert!(body.ends_with("# EOF\n"), "{body}");
+    body.lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| {
+            let (name, value) = l.rsplit_once(' ').unwrap();
+            (name.to_owned(), value.parse().unwrap())
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn a_game_shows_in_the_metrics_and_each_action_in_the_table_s_span() {
+    let dir = tempfile::tempdir().unwrap();
+    let (server, addr, metrics, logs) = serve_observed(
+        &dir.path().join("yinsh.db"),
+        &[],
+        &[("RUST_LOG", "yinsh_server=debug")],
+    );
+    let before = scrape(&metrics);
+    assert_eq!(before["yinsh_actions_total"], 0.0, "{before:?}");
+    let (table, mut white, mut black) = started(&addr, 5, 3).await;
+    let actions = ["e3", "a5", "b5", "c6", "d6"];
+    for (i, action) in actions.iter().enumerate() {
+        let player = if i % 2 == 0 { &mut white } else { &mut black };
+        player.call(10 + i as u64, act(&table, action)).await;
+    }
+    black.call(20, chat(&table, "/resign")).await;
+    white.until_event("game_over").await;
+    let after = scrape(&metrics);
+    let grown = |name: &str| after[name] - before.get(name).copied().unwrap_or(0.0);
+    assert_eq!(grown("yinsh_actions_total"), actions.len() as f64);
+    assert_eq!(grown("yinsh_action_seconds_count"), actions.len() as f64);
+    // The game's creation, each action and the result, at least.
+    assert!(
+        grown("yinsh_store_commit_seconds_count") >= 7.0,
+        "{after:?}"
+    );
+    assert_eq!(after["yinsh_connections"], 2.0);
+    assert_eq!(after["yinsh_tables"], 1.0);
+    assert!(
+        after["yinsh_http_responses_total{status=\"101\"}"] >= 2.0,
+        "{after:?}"
+    );
+    assert_eq!(after["yinsh_analysis_queue"], 0.0);
+    drop((white, black));
+    drop(server);
+    // Each action was logged in the table's span, which names the table.
+    let logs = logs.lock().unwrap();
+    for action in actions {
+        let logged = logs.iter().any(|l| {
+            l.contains(&format!("table{{table={table}}}"))
+                && l.contains("acted")
+                && l.contains(&format!("action=\"{action}\""))
+        });
+        assert!(logged, "{action} at {table} in\n{}", logs.join("\n"));
+    }
+}
+
+#[tokio::test]
+async fn logs_are_json_lines_with_their_spans_when_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    let (server, addr, _, logs) = serve_observed(
+        &dir.path().join("yinsh.db"),
+        &["--log-format", "json"],
+        &[("RUST_LOG", "yinsh_server=debug")],
+    );
+    let mut guest = Player::connect(&addr, None).await;
+    guest.call(1, json!({"type": "hello", "lang": "nl"})).await;
+    get(&addr, "/api/health");
+    drop(guest);
+    drop(server);
+    let logs = logs.lock().unwrap();
+    assert!(!logs.is_empty());
+    let lines: Vec<Value> = logs
+        .iter()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l:?}: {e}")))
+        .collect();
+    let in_span = |name: &str| {
+        lines.iter().any(|l| {
+            l["spans"]
+                .as_array()
+                .is_some_and(|s| s.iter().any(|s| s["name"] == name))
+        })
+    };
+    assert!(in_span("conn"), "{logs:?}");
+    assert!(in_span("request"), "{logs:?}");
+}
+
+#[test]
+fn a_bad_log_filter_is_refused_saying_why() {
+    let out = Command::new(env!("CARGO_BIN_EXE_yinsh"))
+        .args(["serve", "--bind", "127.0.0.1:0", "--no-bots"])
+        .env("RUST_LOG", "yinsh_server=loud")
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("RUST_LOG='yinsh_server=loud'"), "{stderr}");
+}

@@ -31,6 +31,7 @@ pub mod live;
 pub mod loadtest;
 pub mod lobby;
 pub mod meet;
+pub mod metrics;
 pub mod online;
 pub mod protocol;
 pub mod rating;
@@ -234,6 +235,8 @@ pub struct Ctx {
     /// Requests for other nodes' tables, and relays for their connections (in a
     /// cluster).
     pub router: Option<Arc<cluster::route::Router>>,
+    /// What a deployment scrapes ([`Server::metrics_router`]).
+    pub metrics: Arc<metrics::Metrics>,
 }
 
 /// A server ready to serve: its tables restored from the store.
@@ -247,6 +250,7 @@ impl Server {
     /// clocks.
     pub async fn new(store: Arc<dyn Store>, config: Config) -> anyhow::Result<Server> {
         let epoch = epoch();
+        let metrics = Arc::new(metrics::Metrics::new());
         // A node of a cluster talks to the others over the bus, on the channels of its
         // cluster (the one on its database: others may share the bus).
         let bus = match config.node_id {
@@ -261,7 +265,7 @@ impl Server {
                 let fresh: String = fresh.iter().map(|b| format!("{b:02x}")).collect();
                 let cluster = store.cluster_id(&fresh).await?;
                 let bus: Arc<dyn cluster::bus::Bus> =
-                    Arc::new(cluster::bus::Prefixed::new(bus, &cluster));
+                    Arc::new(cluster::bus::Prefixed::new(bus, &cluster).counted(&metrics));
                 Some(bus)
             }
         };
@@ -289,6 +293,7 @@ impl Server {
             live: live::Live::new(config.live_engines, config.live_time),
             node: config.node_id.as_deref().map(cluster::node::Node::new),
             router,
+            metrics,
         };
         // The decoy hash an unknown name's log-in is checked against, made now: made
         // at the first such log-in, that one would take two hashes' time and tell.
@@ -327,6 +332,24 @@ impl Server {
     /// What its tables and connections share (for benchmarks driving tables directly).
     pub fn ctx(&self) -> &Ctx {
         &self.ctx
+    }
+
+    /// The metrics endpoint, `GET /metrics` in the Prometheus text format, to serve on
+    /// an address of its own (`yinsh serve --metrics-bind`): what a deployment scrapes
+    /// is not for the players to read.
+    pub fn metrics_router(&self) -> axum::Router {
+        http::metrics_router(self.ctx.clone())
+    }
+
+    /// Serves [`Server::metrics_router`] on `listener`, beside the server, for as long
+    /// as the process runs.
+    pub fn serve_metrics(&self, listener: tokio::net::TcpListener) {
+        let app = self.metrics_router();
+        tokio::spawn(async move {
+            if let Err(e) = axum::serve(listener, app).await {
+                tracing::error!("the metrics endpoint stopped: {e}");
+            }
+        });
     }
 
     /// Serves HTTP and WebSocket connections on `listener` until `shutdown` completes.

@@ -80,7 +80,8 @@ struct Connection {
     routed: bool,
 }
 
-/// Serves one upgraded socket until it closes.
+/// Serves one upgraded socket until it closes, in a span of its own (`conn`: its id
+/// and player) that everything done for it is logged in.
 /// `session` is the hash of the session's token: a rotation closes the connection.
 pub async fn serve(
     ctx: Ctx,
@@ -89,6 +90,28 @@ pub async fn serve(
     player: Player,
     lang: Lang,
     session: String,
+) {
+    use tracing::Instrument;
+    let id = table::next_conn_id();
+    let span = tracing::info_span!("conn", conn = id, player = player.id.0, name = %player.name);
+    let _open = ctx.metrics.connection();
+    async move {
+        tracing::debug!("connected");
+        serve_socket(ctx, config, socket, player, lang, session, id).await;
+        tracing::debug!("disconnected");
+    }
+    .instrument(span)
+    .await
+}
+
+async fn serve_socket(
+    ctx: Ctx,
+    config: Config,
+    socket: WebSocket,
+    player: Player,
+    lang: Lang,
+    session: String,
+    id: u64,
 ) {
     let (tx, mut rx) = mpsc::channel::<Arc<str>>(config.outbox.max(1));
     let kick = Arc::new(Notify::new());
@@ -122,7 +145,7 @@ pub async fn serve(
         let _ = sink.close().await;
     });
     let conn = Conn {
-        id: table::next_conn_id(),
+        id,
         player: player.clone(),
         tx,
         kick: kick.clone(),
@@ -218,6 +241,25 @@ pub async fn serve(
 /// connection of this node would, with what it sends going to `conn`'s outbox. Ends
 /// when the other node lets go of it; then the tables it opened let go too.
 pub(crate) async fn relay(
+    ctx: Ctx,
+    config: Config,
+    conn: Conn,
+    lang: Lang,
+    rx: mpsc::UnboundedReceiver<crate::cluster::route::RelayInput>,
+) {
+    use tracing::Instrument;
+    let span = tracing::info_span!(
+        "relay",
+        conn = conn.id,
+        player = conn.player.id.0,
+        name = %conn.player.name
+    );
+    relay_requests(ctx, config, conn, lang, rx)
+        .instrument(span)
+        .await
+}
+
+async fn relay_requests(
     ctx: Ctx,
     config: Config,
     conn: Conn,
@@ -781,7 +823,14 @@ impl Connection {
             }
         };
         let handle = at_table(&table, self)?;
-        match handle.request(self.conn.player.clone(), request).await {
+        // The round trip of an action inside the server: to its table, stored, back.
+        let acting = matches!(request, TableRequest::Act { .. });
+        let started = std::time::Instant::now();
+        let answer = handle.request(self.conn.player.clone(), request).await;
+        if acting {
+            self.ctx.metrics.action_answered(started.elapsed());
+        }
+        match answer {
             Ok(msg) => {
                 self.reply(id, Some(table), msg);
                 Ok(())

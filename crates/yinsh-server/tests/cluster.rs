@@ -336,6 +336,19 @@ async fn a_table_of_another_node_is_played_from_any_node() {
     );
     assert_eq!(a.router.as_ref().unwrap().counts().0, 1, "a relays black");
     assert_eq!(b.router.as_ref().unwrap().counts().1, 1);
+    // The bus carried it all, and each node counts what it sent and received.
+    for node in [&a, &b] {
+        for direction in ["sent", "received"] {
+            let n = node.metrics.bus_counter(direction).get();
+            assert!(n > 0, "{direction}: {n}");
+        }
+    }
+    assert_eq!(
+        a.metrics.actions(),
+        3,
+        "the table's node counts its actions"
+    );
+    assert_eq!(b.metrics.actions(), 0);
 
     // Closed there: nothing more of it, and acting at it is refused as not open. The
     // reply is in black's language.

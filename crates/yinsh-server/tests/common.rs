@@ -54,6 +54,8 @@ pub struct TestServer {
     pub node: Option<Arc<yinsh_server::cluster::node::Node>>,
     /// Its routing to the other nodes, if it is a node of a cluster.
     pub router: Option<Arc<yinsh_server::cluster::route::Router>>,
+    /// Its metrics.
+    pub metrics: Arc<yinsh_server::metrics::Metrics>,
 }
 
 impl TestServer {
@@ -83,6 +85,7 @@ impl TestServer {
         let server = Server::new(store.clone(), config).await.expect("server");
         let node = server.ctx().node.clone();
         let router = server.ctx().router.clone();
+        let metrics = server.ctx().metrics.clone();
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         let (stop, stopped) = oneshot::channel::<()>();
@@ -102,6 +105,7 @@ impl TestServer {
             _dir: None,
             node,
             router,
+            metrics,
         }
     }
 

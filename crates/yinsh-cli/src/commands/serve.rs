@@ -69,6 +69,16 @@ pub struct ServeArgs {
     /// its id takes its tables back at once). Default: the host name and the port.
     #[arg(long, env = "YINSH_NODE_ID", value_name = "ID", requires = "cluster")]
     node_id: Option<String>,
+    /// Serve the metrics, `GET /metrics` in the Prometheus text format, on this
+    /// address (off by default; docs/deploy.md, "Metrics"). Keep it off the public
+    /// address: it is for the deployment's Prometheus.
+    #[arg(long, env = "YINSH_METRICS_BIND", value_name = "ADDR")]
+    metrics_bind: Option<String>,
+    /// How the log lines on stderr are written: `text` for people, `json` (one object
+    /// a line) for log shippers. What is logged is chosen by `RUST_LOG` (default
+    /// `warn,yinsh_server=info,yinsh=info`; docs/deploy.md, "Logs").
+    #[arg(long, value_enum, default_value_t = LogFormat::Text, value_name = "FORMAT")]
+    log_format: LogFormat,
     /// Threads that serve connections and tables (default: one per core). Nodes of a
     /// cluster that share a machine do better with a share of its cores each
     /// (docs/performance.md). Engine searches run on threads of their own.
@@ -76,13 +86,48 @@ pub struct ServeArgs {
     threads: Option<usize>,
 }
 
+/// How log lines are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum LogFormat {
+    /// A line of text each, for people.
+    Text,
+    /// A JSON object each (time, level, target, fields, spans), for log shippers.
+    Json,
+}
+
+/// What is logged when `RUST_LOG` says nothing: the server's own news (a store that
+/// fails or answers again, a node that joins or leaves, registrations, failed log-ins)
+/// and every other crate's warnings and errors.
+pub const DEFAULT_LOG: &str = "warn,yinsh_server=info,yinsh=info";
+
+/// Logs on stderr, filtered by `RUST_LOG` (else [`DEFAULT_LOG`]), in `format`.
+fn init_logs(format: LogFormat) -> anyhow::Result<()> {
+    use tracing_subscriber::EnvFilter;
+    let filter = match std::env::var(EnvFilter::DEFAULT_ENV) {
+        Ok(spec) if !spec.trim().is_empty() => EnvFilter::try_new(&spec)
+            .with_context(|| format!("RUST_LOG='{spec}' does not read as a log filter"))?,
+        _ => EnvFilter::new(DEFAULT_LOG),
+    };
+    use std::io::IsTerminal;
+    let logs = tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal())
+        .with_env_filter(filter);
+    // Set once per process (a second server in the same process keeps the first's).
+    let _ = match format {
+        LogFormat::Text => logs.try_init(),
+        LogFormat::Json => logs
+            .json()
+            .with_current_span(true)
+            .with_span_list(true)
+            .try_init(),
+    };
+    Ok(())
+}
+
 /// Runs the server until Ctrl-C or SIGTERM.
 pub fn run(args: &ServeArgs, out: &mut dyn Write) -> anyhow::Result<()> {
-    // Warnings and errors (a store that fails, a game that cannot be restored) on stderr.
-    let _ = tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
-        .with_max_level(tracing_subscriber::filter::LevelFilter::WARN)
-        .try_init();
+    init_logs(args.log_format)?;
     let mut runtime = tokio::runtime::Builder::new_multi_thread();
     if let Some(threads) = args.threads {
         anyhow::ensure!(threads > 0, "--threads must be at least 1");
@@ -157,6 +202,14 @@ async fn serve(args: &ServeArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         .await
         .with_context(|| format!("cannot listen on {}", args.bind))?;
     let addr = listener.local_addr()?;
+    let metrics = match &args.metrics_bind {
+        None => None,
+        Some(bind) => Some(
+            tokio::net::TcpListener::bind(bind)
+                .await
+                .with_context(|| format!("cannot listen on {bind} for the metrics"))?,
+        ),
+    };
     match &node {
         None => writeln!(
             out,
@@ -168,6 +221,10 @@ async fn serve(args: &ServeArgs, out: &mut dyn Write) -> anyhow::Result<()> {
             "yinsh server listening on http://{addr} as node {node} of a cluster ({} tables here)",
             server.lobby().len()
         )?,
+    }
+    if let Some(metrics) = metrics {
+        writeln!(out, "metrics on http://{}/metrics", metrics.local_addr()?)?;
+        server.serve_metrics(metrics);
     }
     out.flush()?;
     server.serve(listener, shutdown()).await?;

@@ -15,7 +15,10 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use futures_util::StreamExt;
+use prometheus_client::metrics::counter::Counter;
 use tokio::sync::{mpsc, oneshot};
+
+use crate::metrics::Metrics;
 
 /// Messages waiting for a subscriber; one that lets more pile up misses them (and is
 /// told of the gap).
@@ -55,12 +58,22 @@ pub enum Delivery {
 /// when the bus is gone.
 pub struct Subscription {
     rx: mpsc::Receiver<Delivery>,
+    /// Counts the messages received, if they are counted.
+    received: Option<Counter>,
 }
 
 impl Subscription {
+    fn new(rx: mpsc::Receiver<Delivery>) -> Subscription {
+        Subscription { rx, received: None }
+    }
+
     /// The next delivery; `None` once the bus is gone.
     pub async fn next(&mut self) -> Option<Delivery> {
-        self.rx.recv().await
+        let delivery = self.rx.recv().await;
+        if let (Some(Delivery::Message { .. }), Some(counter)) = (&delivery, &self.received) {
+            counter.inc();
+        }
+        delivery
     }
 }
 
@@ -140,7 +153,7 @@ impl Bus for LocalBus {
                 lagged: false,
             });
         }
-        Box::pin(std::future::ready(Ok(Subscription { rx })))
+        Box::pin(std::future::ready(Ok(Subscription::new(rx))))
     }
 }
 
@@ -152,6 +165,8 @@ impl Bus for LocalBus {
 pub struct Prefixed {
     inner: Arc<dyn Bus>,
     prefix: String,
+    /// Counters of the messages sent and received (the server's metrics).
+    counted: Option<(Counter, Counter)>,
 }
 
 impl Prefixed {
@@ -160,7 +175,14 @@ impl Prefixed {
         Prefixed {
             inner,
             prefix: format!("yinsh:{cluster}:"),
+            counted: None,
         }
+    }
+
+    /// The same, counting the messages it sends and receives in `metrics`.
+    pub fn counted(mut self, metrics: &Metrics) -> Prefixed {
+        self.counted = Some((metrics.bus_counter("sent"), metrics.bus_counter("received")));
+        self
     }
 
     fn name(&self, channel: &str) -> String {
@@ -170,13 +192,21 @@ impl Prefixed {
 
 impl Bus for Prefixed {
     fn publish<'a>(&'a self, channel: &'a str, payload: &'a [u8]) -> BusFuture<'a, ()> {
-        Box::pin(async move { self.inner.publish(&self.name(channel), payload).await })
+        Box::pin(async move {
+            self.inner.publish(&self.name(channel), payload).await?;
+            if let Some((sent, _)) = &self.counted {
+                sent.inc();
+            }
+            Ok(())
+        })
     }
 
     fn subscribe<'a>(&'a self, channels: &'a [String]) -> BusFuture<'a, Subscription> {
         Box::pin(async move {
             let names: Vec<String> = channels.iter().map(|c| self.name(c)).collect();
-            self.inner.subscribe(&names).await
+            let mut subscription = self.inner.subscribe(&names).await?;
+            subscription.received = self.counted.as_ref().map(|(_, r)| r.clone());
+            Ok(subscription)
         })
     }
 }
@@ -305,7 +335,7 @@ impl Bus for RedisBus {
                 }
             });
             let _ = start.await;
-            Ok(Subscription { rx })
+            Ok(Subscription::new(rx))
         })
     }
 }

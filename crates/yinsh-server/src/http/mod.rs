@@ -56,6 +56,7 @@ pub struct Peer(pub std::net::SocketAddr);
 pub fn router(ctx: Ctx, config: Config) -> Router {
     let static_dir = config.static_dir.clone();
     let embedded = config.embedded.clone();
+    let metrics = ctx.metrics.clone();
     let app = App {
         ctx,
         config,
@@ -105,6 +106,64 @@ pub fn router(ctx: Ctx, config: Config) -> Router {
         },
     };
     app.layer(axum::middleware::map_response(security_headers))
+        .layer(axum::middleware::map_response_with_state(
+            metrics,
+            count_status,
+        ))
+        .layer(
+            tower_http::trace::TraceLayer::new_for_http()
+                .make_span_with(request_span)
+                .on_request(())
+                .on_response(log_answer)
+                .on_body_chunk(())
+                .on_eos(())
+                .on_failure(()),
+        )
+}
+
+/// A request's span: `request`, its method and path, never the query (it can hold
+/// what a player typed).
+fn request_span(request: &axum::http::Request<axum::body::Body>) -> tracing::Span {
+    tracing::info_span!(
+        "request",
+        method = %request.method(),
+        path = request.uri().path(),
+    )
+}
+
+/// A request's answer, logged at debug level in its span.
+fn log_answer(response: &Response, took: std::time::Duration, _: &tracing::Span) {
+    let status = response.status().as_u16();
+    tracing::debug!(status, ms = took.as_secs_f64() * 1e3, "answered");
+}
+
+/// Counts each response by its status (the metrics).
+async fn count_status(
+    State(metrics): State<std::sync::Arc<crate::metrics::Metrics>>,
+    response: Response,
+) -> Response {
+    metrics.responded(response.status().as_u16());
+    response
+}
+
+/// `GET /metrics`, the metrics in the Prometheus text format
+/// ([`crate::Server::metrics_router`]).
+pub(crate) fn metrics_router(ctx: Ctx) -> Router {
+    Router::new()
+        .route("/metrics", get(metrics))
+        .with_state(ctx)
+}
+
+async fn metrics(State(ctx): State<Ctx>) -> Response {
+    // A scrape does not wait for a store that does not answer: the queue keeps its
+    // last value meanwhile.
+    let wait = std::time::Duration::from_secs(2);
+    let queue = tokio::time::timeout(wait, ctx.store.analysis_queue())
+        .await
+        .ok()
+        .and_then(Result::ok);
+    let text = ctx.metrics.render(ctx.lobby.len(), queue);
+    ([(CONTENT_TYPE, crate::metrics::CONTENT_TYPE)], text).into_response()
 }
 
 /// A file of the client built into the program; the client's one page for any other

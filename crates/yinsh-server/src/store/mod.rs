@@ -832,6 +832,11 @@ pub trait Store: Send + Sync + 'static {
         analysis_default()
     }
 
+    /// How many analyses are asked for and not done: waiting for a worker or running.
+    fn analysis_queue(&self) -> StoreFuture<'_, u64> {
+        analysis_default()
+    }
+
     /// The analysis job of `game`, if one was asked for.
     fn analysis_job(&self, game: GameId) -> StoreFuture<'_, Option<AnalysisJob>> {
         let _ = game;

@@ -1316,6 +1316,18 @@ impl Store for SqlStore {
         })
     }
 
+    fn analysis_queue(&self) -> StoreFuture<'_, u64> {
+        Box::pin(async move {
+            let row =
+                sqlx::query("SELECT COUNT(*) AS n FROM analysis_jobs WHERE state IN ($1, $2)")
+                    .bind(JobState::Queued.name())
+                    .bind(JobState::Running.name())
+                    .fetch_one(&self.pool)
+                    .await?;
+            Ok(u64::from(count(&row, "n")?))
+        })
+    }
+
     fn analysis_job(&self, game: GameId) -> StoreFuture<'_, Option<AnalysisJob>> {
         Box::pin(async move {
             let row = sqlx::query(&format!(

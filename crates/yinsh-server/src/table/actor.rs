@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::{Instant, sleep_until};
+use tracing::Instrument;
 
 use super::bot::{BotMove, BotNews, BotThinking, Bots};
 use super::core::{Commit, Committed, Core, Decision, Effects, Now, Reply, Request};
@@ -114,7 +115,9 @@ pub(super) fn start(ctx: Ctx, core: Core, fence: Option<Fence>) -> (TableHandle,
     };
     let summary = actor.summary();
     actor.last_summary = Some(summary.clone());
-    tokio::spawn(actor.run(rx));
+    // Everything the table does is logged in its span, and so carries its id.
+    let span = tracing::info_span!("table", table = %handle.id);
+    tokio::spawn(actor.run(rx).instrument(span));
     (handle, summary)
 }
 
@@ -387,11 +390,12 @@ impl Actor {
         }
         let (store, outage) = (self.ctx.store.clone(), self.ctx.outage.clone());
         let (tx, rx) = oneshot::channel();
-        tokio::spawn(async move {
+        let probing = async move {
             let result = store.ping().await.map(|()| (None, None));
             outage.observe(&result);
             let _ = tx.send(result);
-        });
+        };
+        tokio::spawn(probing.in_current_span());
         self.job = Some((Job::Probe, rx));
     }
 
@@ -405,12 +409,14 @@ impl Actor {
     fn write(&mut self, commit: Commit, reply: Option<oneshot::Sender<Reply>>, anyway: bool) {
         let (store, outage) = (self.ctx.store.clone(), self.ctx.outage.clone());
         let fence = self.fence.clone();
+        let metrics = self.ctx.metrics.clone();
         let (tx, rx) = oneshot::channel();
-        tokio::spawn(async move {
+        let writing = async move {
             if outage.is_down() && !anyway {
                 let _ = tx.send(Err(Outage::refusal()));
                 return;
             }
+            let started = std::time::Instant::now();
             let fence = fence.as_deref();
             let result = match &commit {
                 Commit::CreateGame(new) => store
@@ -422,9 +428,14 @@ impl Actor {
                     .await
                     .map(|rated| (None, rated)),
             };
+            metrics.committed(started.elapsed());
+            if let Err(e) = &result {
+                tracing::debug!("the store refused a write: {e}");
+            }
             outage.observe(&result);
             let _ = tx.send(result);
-        });
+        };
+        tokio::spawn(writing.in_current_span());
         self.job = Some((Job::Commit(reply), rx));
     }
 
@@ -502,6 +513,14 @@ impl Actor {
         let mut game_changed = false;
         for event in events {
             let now = Instant::now();
+            if let TableEvent::Acted {
+                color, action, ply, ..
+            } = &event
+            {
+                let game = self.core.game().map(|g| g.id.0);
+                tracing::debug!(game, ply, ?color, action, "acted");
+                self.ctx.metrics.acted();
+            }
             game_changed |= changes_game(&event);
             let game = if carries_game(&event) {
                 self.core.public_game_view(now)
