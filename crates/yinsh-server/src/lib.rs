@@ -18,31 +18,25 @@
 
 pub mod account;
 pub mod analysis;
-pub mod botapi;
-pub mod chat;
+pub mod archive;
+pub mod bot;
 pub mod cluster;
-pub mod command;
-pub mod export;
 pub mod follow;
 pub mod game;
 mod http;
 pub mod i18n;
-pub mod live;
 pub mod loadtest;
 pub mod lobby;
 pub mod meet;
 pub mod metrics;
-pub mod online;
 pub mod protocol;
 pub mod rating;
 pub mod refusal;
 pub mod seattimes;
-pub mod session;
 pub mod store;
 pub mod table;
 #[cfg(feature = "testkit")]
 pub mod testkit;
-pub mod token;
 pub mod vocab;
 mod ws;
 
@@ -159,7 +153,7 @@ impl Default for Config {
             worker_key: None,
             analysis_lease: analysis::LEASE,
             live_engines: 1,
-            live_time: live::TIME,
+            live_time: analysis::live::TIME,
             node_id: None,
             bus: None,
         }
@@ -215,9 +209,9 @@ pub struct Ctx {
     pub engine_slots: Arc<tokio::sync::Semaphore>,
     /// The open WebSocket connections of each session (by token hash), so that a
     /// rotation can close those opened with the old token.
-    pub sessions: session::Connections,
+    pub sessions: account::session::Connections,
     /// The open connections of each player: who is online, and how to reach them.
-    pub online: online::Online,
+    pub online: lobby::online::Online,
     /// Seeks and challenges.
     pub meet: meet::Meet,
     /// Analysis jobs: the workers' bell, progress for the pages.
@@ -229,7 +223,7 @@ pub struct Ctx {
     /// How long a worker holds an analysis job without a word.
     pub analysis_lease: Duration,
     /// The analysis board's live searches.
-    pub live: live::Live,
+    pub live: analysis::live::Live,
     /// This server as a node of a cluster, if it is one.
     pub node: Option<Arc<cluster::node::Node>>,
     /// Requests for other nodes' tables, and relays for their connections (in a
@@ -283,14 +277,14 @@ impl Server {
             engine_slots: Arc::new(tokio::sync::Semaphore::new(
                 std::thread::available_parallelism().map_or(1, |n| n.get()),
             )),
-            sessions: session::Connections::default(),
-            online: online::Online::default(),
+            sessions: account::session::Connections::default(),
+            online: lobby::online::Online::default(),
             meet: meet::Meet::default(),
             analysis: analysis::Hub::default(),
             worker_key: config.worker_key.as_deref().map(Arc::from),
             analysis_nodes: config.analysis_nodes,
             analysis_lease: config.analysis_lease,
-            live: live::Live::new(config.live_engines, config.live_time),
+            live: analysis::live::Live::new(config.live_engines, config.live_time),
             node: config.node_id.as_deref().map(cluster::node::Node::new),
             router,
             metrics,

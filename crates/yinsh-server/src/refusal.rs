@@ -309,9 +309,9 @@ impl std::fmt::Display for Refusal {
     }
 }
 
-impl From<crate::chat::ChatProblem> for Refusal {
-    fn from(p: crate::chat::ChatProblem) -> Refusal {
-        use crate::chat::ChatProblem;
+impl From<crate::table::chat::ChatProblem> for Refusal {
+    fn from(p: crate::table::chat::ChatProblem) -> Refusal {
+        use crate::table::chat::ChatProblem;
         match p {
             ChatProblem::Empty => Refusal::EmptyChat,
             ChatProblem::TooLong { limit } => Refusal::ChatTooLong { limit },

@@ -70,7 +70,7 @@ struct Connection {
     /// The games whose analysis it watches.
     watched: std::collections::HashSet<i64>,
     /// The engine's search for the analysis board, while it runs.
-    live: Option<crate::live::Search>,
+    live: Option<crate::analysis::live::Search>,
     /// When the whole lobby list was last sent.
     lobby_sent: Option<Instant>,
     limit: RateLimit,
@@ -154,7 +154,7 @@ async fn serve_socket(
     c.ctx.sessions.add(&session, c.conn.id, kick.clone());
     c.ctx.online.add(&c.conn);
     c.send(&ServerMessage::Welcome {
-        player: crate::session::view_of(&player),
+        player: crate::account::session::view_of(&player),
         lang: lang.code().to_owned(),
         server: env!("CARGO_PKG_VERSION").to_owned(),
         node: c.ctx.node.as_ref().map(|n| n.id.clone()),
@@ -509,7 +509,7 @@ impl Connection {
         let Request::Chat { table, text } = request else {
             return None;
         };
-        if !crate::command::is_challenge(text) {
+        if !crate::table::command::is_challenge(text) {
             return None;
         }
         let refused = |r| (Some(table.clone()), r);
@@ -519,7 +519,7 @@ impl Connection {
             })));
         };
         Some(
-            crate::command::challenge(text, &summary.options)
+            crate::table::command::challenge(text, &summary.options)
                 .map(|line| Request::Challenge {
                     to: Some(line.to),
                     options: line.options,
@@ -723,7 +723,7 @@ impl Connection {
                 self.reply(id, None, Msg::new("analysis_stopped"));
                 return Ok(());
             }
-            Request::Chat { table, text } if crate::command::is_challenge(&text) => {
+            Request::Chat { table, text } if crate::table::command::is_challenge(&text) => {
                 at_table(&table, self)?;
                 let refused = |r| (Some(table.clone()), r);
                 let options = self.ctx.lobby.summary(&table).map(|s| s.options);
@@ -732,7 +732,7 @@ impl Connection {
                         table: table.clone(),
                     })
                 })?;
-                let line = crate::command::challenge(&text, &options).map_err(refused)?;
+                let line = crate::table::command::challenge(&text, &options).map_err(refused)?;
                 let msg = self
                     .ctx
                     .meet

@@ -717,13 +717,13 @@ impl World {
             Request::Chat { table, text } if watching(&table) => {
                 let trimmed = text.trim();
                 if trimmed.starts_with('/') {
-                    match yinsh_server::command::parse(trimmed) {
+                    match yinsh_server::table::command::parse(trimmed) {
                         Ok(c) => command(&c),
                         Err(_) => Expect::Error,
                     }
                 } else {
                     // The line as sent: a tab in the whitespace around it is refused too.
-                    match yinsh_server::chat::check(&text) {
+                    match yinsh_server::table::chat::check(&text) {
                         Ok(kept) => Expect::Chat {
                             table,
                             text: kept.to_owned(),
@@ -1158,14 +1158,14 @@ fn guesses(real: &str, real_id: i64) -> Vec<String> {
     last.pop();
     last.push(flipped);
     vec![
-        yinsh_server::session::new_token(),
-        yinsh_server::session::new_token(),
+        yinsh_server::account::session::new_token(),
+        yinsh_server::account::session::new_token(),
         real.to_uppercase(),
         last,
         format!("{real}0"),
         real[..63].to_owned(),
         real_id.to_string(),
-        yinsh_server::session::hash_token(real),
+        yinsh_server::account::session::hash_token(real),
         "0".repeat(64),
     ]
 }
@@ -1321,7 +1321,7 @@ async fn a_rotated_session_token_cannot_be_replayed() {
     // Refused: without a session, with an unknown one, from another site.
     let (status, cookie, _, _) = post_session(addr, "/api/session/rotate", None, None).await;
     assert_eq!((status, cookie), (401, None));
-    let guess = yinsh_server::session::new_token();
+    let guess = yinsh_server::account::session::new_token();
     let (status, cookie, _, _) =
         post_session(addr, "/api/session/rotate", Some(&guess), None).await;
     assert_eq!((status, cookie), (401, None));
@@ -1545,7 +1545,10 @@ async fn database_errors_are_not_shown_to_clients() {
     ] {
         let server = TestServer::with_store(Arc::new(Broken(kind)), fast_config()).await;
         let addr = server.addr;
-        let cookie = format!("yinsh_session={}", yinsh_server::session::new_token());
+        let cookie = format!(
+            "yinsh_session={}",
+            yinsh_server::account::session::new_token()
+        );
         for (method, path, headers) in [
             ("GET", "/api/health", vec![]),
             ("GET", "/api/archive", vec![]),

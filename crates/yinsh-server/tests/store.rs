@@ -10,8 +10,8 @@ use std::sync::Arc;
 
 use axum::http::HeaderMap;
 use yinsh::ByColor;
+use yinsh_server::account::session;
 use yinsh_server::protocol::{Pair, TableOptions, TimeSetting, VariantName};
-use yinsh_server::session;
 use yinsh_server::store::{
     ArchiveQuery, Fence, GameWrite, NewGame, SeatRecord, Store, StoreErrorKind, StoredAction,
     StoredResult,

@@ -99,8 +99,8 @@ async fn tokens(server: &TestServer) {
     assert_eq!(status, 403);
 
     // Tokens that are not Ann's: made up, cut, in capitals, the hash, another scheme.
-    let hash = yinsh_server::session::hash_token(&token);
-    let made_up = yinsh_server::token::new_token();
+    let hash = yinsh_server::account::session::hash_token(&token);
+    let made_up = yinsh_server::account::token::new_token();
     for bad in [
         made_up.as_str(),
         &token[..60],

@@ -9,7 +9,7 @@ use std::io::{IsTerminal, Write};
 use anyhow::{Context, bail};
 use clap::Args;
 use yinsh::notation::date::days_from_civil;
-use yinsh_server::export::{ExportQuery, Games, archive_record};
+use yinsh_server::archive::export::{ExportQuery, Games, archive_record};
 
 /// Arguments of `yinsh export`.
 #[derive(Debug, Args)]

@@ -6,8 +6,8 @@ use std::time::Duration;
 
 use anyhow::Context;
 use clap::Args;
-use yinsh_server::command::time_setting;
 use yinsh_server::seattimes::{SeatConfig, SeatGame, run as run_games, summary};
+use yinsh_server::table::command::time_setting;
 
 /// Arguments of `yinsh seat-times`.
 #[derive(Debug, Args)]

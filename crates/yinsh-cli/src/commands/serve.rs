@@ -57,7 +57,7 @@ pub struct ServeArgs {
     #[arg(long, default_value_t = 1, value_name = "N")]
     live_engines: usize,
     /// How long one such search thinks, in seconds.
-    #[arg(long, default_value_t = yinsh_server::live::TIME.as_secs(), value_name = "SECONDS",
+    #[arg(long, default_value_t = yinsh_server::analysis::live::TIME.as_secs(), value_name = "SECONDS",
           value_parser = clap::value_parser!(u64).range(1..=120))]
     live_time: u64,
     /// Run as a node of a cluster: the Redis server whose pub/sub carries the

@@ -15,7 +15,7 @@ use tokio::sync::mpsc;
 use super::bus::{Bus, BusError, Delivery};
 use crate::Ctx;
 use crate::lobby::Change;
-use crate::online::Presence;
+use crate::lobby::online::Presence;
 use crate::protocol::{ChallengeView, SeekView, TableSummary};
 use crate::store::Player;
 
@@ -139,7 +139,7 @@ enum Own {
 /// Joins the lobby of the cluster on `bus` as node `node`: from now on `lobby` lists
 /// the other nodes' tables and the others hear of this node's; `online` knows who is
 /// online at the other nodes, and they who is here. (Messages for players at other
-/// nodes go through `online`'s [`crate::online::Elsewhere`], set apart.)
+/// nodes go through `online`'s [`crate::lobby::online::Elsewhere`], set apart.)
 pub async fn join(
     bus: Arc<dyn Bus>,
     node: String,

@@ -32,7 +32,7 @@ use tokio::sync::mpsc;
 
 use super::bus::{Bus, Delivery};
 use crate::i18n::Lang;
-use crate::online::{Elsewhere, Presence};
+use crate::lobby::online::{Elsewhere, Presence};
 use crate::protocol::Request;
 use crate::store::Player;
 use crate::table::Conn;

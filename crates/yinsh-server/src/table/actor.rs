@@ -300,7 +300,7 @@ impl Actor {
         let request = match request {
             // A slash command is the command it names.
             Request::Chat(text) if text.trim_start().starts_with('/') => {
-                match crate::command::parse(&text) {
+                match crate::table::command::parse(&text) {
                     Ok(command) => Request::Command(command),
                     Err(r) => {
                         let _ = reply.send(Err(r));

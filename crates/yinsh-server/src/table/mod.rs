@@ -8,6 +8,8 @@
 
 mod actor;
 mod bot;
+pub mod chat;
+pub mod command;
 pub mod core;
 mod watchers;
 

@@ -491,7 +491,7 @@ impl Core {
         Some(match self.seats[color].as_ref()? {
             Seat::Human(p) => PlayerView {
                 online: !self.away_told[color],
-                ..crate::session::view_of(p)
+                ..crate::account::session::view_of(p)
             },
             Seat::Bot(level) => PlayerView {
                 id: None,

@@ -27,13 +27,13 @@ impl Core {
     }
 
     pub(super) fn say(&mut self, player: &Player, text: &str, now: Now) -> Decision {
-        let text = match crate::chat::check(text) {
+        let text = match crate::table::chat::check(text) {
             Ok(text) => text,
             Err(problem) => return Decision::refuse(problem.into()),
         };
         let line = ChatLine {
             from: player.name.clone(),
-            guest: crate::session::is_guest_name(&player.name),
+            guest: crate::account::session::is_guest_name(&player.name),
             text: text.to_owned(),
             at: now.wall_ms,
         };
@@ -92,7 +92,7 @@ impl Core {
         for (name, color) in [("white", Color::White), ("black", Color::Black)] {
             msg = match &self.seats[color] {
                 // Guests are marked: a name alone could be anyone's.
-                Some(Seat::Human(p)) if crate::session::is_guest_name(&p.name) => {
+                Some(Seat::Human(p)) if crate::account::session::is_guest_name(&p.name) => {
                     msg.arg_msg(name, Msg::new("guest_name").arg("name", &p.name))
                 }
                 Some(Seat::Human(p)) => msg.arg(name, &p.name),
@@ -137,7 +137,7 @@ impl Core {
         if self.seats[color].is_some() {
             return Err(Refusal::SeatTaken { color });
         }
-        if self.options.rated && crate::session::is_guest_name(&player.name) {
+        if self.options.rated && crate::account::session::is_guest_name(&player.name) {
             return Err(Refusal::RatedGuest);
         }
         // Requests come through a connection that has the table open: present.
@@ -205,7 +205,7 @@ impl Core {
         for seat in [&self.seats.white, &self.seats.black].into_iter().flatten() {
             match seat {
                 Seat::Bot(_) => return Err(Refusal::RatedEngine),
-                Seat::Human(p) if crate::session::is_guest_name(&p.name) => {
+                Seat::Human(p) if crate::account::session::is_guest_name(&p.name) => {
                     return Err(Refusal::RatedGuest);
                 }
                 Seat::Human(_) => {}
@@ -372,7 +372,7 @@ impl Core {
         if self.options.rated
             && [&white, &black]
                 .iter()
-                .any(|p| crate::session::is_guest_name(&p.name))
+                .any(|p| crate::account::session::is_guest_name(&p.name))
         {
             return Decision::refuse(Refusal::RatedGuest);
         }

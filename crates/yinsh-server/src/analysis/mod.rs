@@ -7,6 +7,10 @@
 //! losses and accuracies are judged from them when the result is read
 //! ([`analysis::judge`]), by the same code as `yinsh analyse`.
 
+pub(crate) mod board_http;
+pub(crate) mod http;
+pub mod live;
+
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;

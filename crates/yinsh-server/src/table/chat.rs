@@ -26,7 +26,7 @@
 //! [`ChatProblem::TooLong`] (on the trimmed line), [`ChatProblem::Invisible`].
 //!
 //! ```
-//! use yinsh_server::chat::{self, ChatProblem};
+//! use yinsh_server::table::chat::{self, ChatProblem};
 //!
 //! assert_eq!(chat::check("  good game  "), Ok("good game"));
 //! assert_eq!(chat::check("   "), Err(ChatProblem::Empty));

@@ -3,6 +3,8 @@
 //! class). The algorithm is the `skillratings` crate's; this module sets its constants
 //! and adds the ageing and the limits. Pure: the store keeps the numbers.
 
+pub(crate) mod http;
+
 use skillratings::Outcomes;
 use skillratings::glicko2::{Glicko2Config, Glicko2Rating, glicko2};
 

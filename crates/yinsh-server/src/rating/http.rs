@@ -11,7 +11,8 @@ use axum::routing::get;
 use axum::{Json, Router};
 use serde::Deserialize;
 
-use super::{ApiError, App, entry};
+use crate::archive::http::entry;
+use crate::http::{ApiError, App};
 use crate::protocol::{
     EngineLevel, HeadToHead, Leaderboard, LeaderboardEntry, PlayerProfile, RatingPointView,
 };
@@ -26,13 +27,13 @@ const LEADERBOARD_SIZE: u32 = 100;
 const LEADERBOARD_OVERVIEW: u32 = 10;
 
 /// The player and leaderboard routes (merged into the API router).
-pub(super) fn routes() -> Router<App> {
+pub(crate) fn routes() -> Router<App> {
     Router::new()
         .route("/api/player/{name}", get(player))
         .route("/api/leaderboard", get(leaderboard))
         .route(
             "/api/challenge/{id}",
-            get(challenge).post(super::bot::challenge),
+            get(challenge).post(crate::bot::http::challenge),
         )
         .route("/api/engine", get(engine))
 }

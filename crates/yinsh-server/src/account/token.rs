@@ -28,7 +28,7 @@ const KEPT: usize = 10_000;
 
 /// A new token: the prefix and 32 random bytes in hex.
 pub fn new_token() -> String {
-    format!("{PREFIX}{}", crate::session::new_token())
+    format!("{PREFIX}{}", crate::account::session::new_token())
 }
 
 /// Whether `text` has the shape of a token (before it is looked up).

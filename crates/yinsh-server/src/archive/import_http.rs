@@ -11,17 +11,18 @@ use axum::routing::post;
 use axum::{Json, Router};
 use yinsh::notation::record::Record;
 
-use super::board::{RECORD_LIMIT, read_record};
-use super::{ApiError, App, day_start, same_origin};
+use crate::account::session::{hash_token, token_of};
+use crate::analysis::board_http::{RECORD_LIMIT, read_record};
+use crate::archive::http::day_start;
+use crate::http::{ApiError, App, same_origin};
 use crate::protocol::{Pair, TableOptions, TimeSetting, VariantName};
-use crate::session::{hash_token, token_of};
 use crate::store::{IMPORTED, NewGame, Player, SeatRecord, StoredAction, StoredResult};
 
 /// The longest player name kept from a record, in characters.
 pub const NAME_MAX: usize = 40;
 
 /// The import route (merged into the API router).
-pub(super) fn routes() -> Router<App> {
+pub(crate) fn routes() -> Router<App> {
     Router::new().route(
         "/api/import",
         post(import).layer(axum::extract::DefaultBodyLimit::max(RECORD_LIMIT)),
@@ -117,7 +118,7 @@ pub fn imported(
 /// The player of a request: its API token's account, or its session's player (from
 /// this site's pages only).
 async fn requester(app: &App, headers: &HeaderMap) -> Result<Player, Response> {
-    if let Some(found) = super::token::bearer(app, headers).await {
+    if let Some(found) = crate::account::token_http::bearer(app, headers).await {
         return found.map(|(_, player)| player);
     }
     if !same_origin(headers) {

@@ -15,8 +15,8 @@ use yinsh::notation::record::Record;
 use yinsh::notation::sgf;
 use yinsh::{Action, Position};
 
-use super::App;
 use crate::game::{frame, result_view};
+use crate::http::App;
 use crate::protocol::{BoardPosition, Pair, ParsedRecord, PositionLine, PositionRequest};
 
 /// The most actions one request plays (a long game has about 150).
@@ -28,7 +28,7 @@ const POSITION_LIMIT: usize = 16 * 1024;
 pub const RECORD_LIMIT: usize = 256 * 1024;
 
 /// The analysis board's routes (merged into the API router).
-pub(super) fn routes() -> Router<App> {
+pub(crate) fn routes() -> Router<App> {
     Router::new()
         .route(
             "/api/position",

@@ -11,15 +11,16 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{delete, get};
 use axum::{Json, Router};
 
-use super::account::{read_body, registered};
-use super::{ApiError, App, no_store};
+use crate::account::http::no_store;
+use crate::account::http::{read_body, registered};
+use crate::account::session::hash_token;
+use crate::account::token::{self, TOKENS_PER_ACCOUNT};
+use crate::http::{ApiError, App};
 use crate::protocol::{NewToken, TokenRequest, TokenView};
-use crate::session::hash_token;
 use crate::store::{Player, TokenRecord};
-use crate::token::{self, TOKENS_PER_ACCOUNT};
 
 /// The token routes (merged into the API router).
-pub(super) fn routes() -> Router<App> {
+pub(crate) fn routes() -> Router<App> {
     Router::new()
         .route("/api/token", get(list).post(create))
         .route("/api/token/{id}", delete(revoke))
@@ -43,7 +44,7 @@ fn view_of(record: &TokenRecord) -> TokenView {
 /// without such a header (the route may then look for a session); an answer to give
 /// instead for a token that is unknown or revoked (401), over its budget (429 with
 /// `Retry-After`), or when the store fails.
-pub(super) async fn bearer(
+pub(crate) async fn bearer(
     app: &App,
     headers: &HeaderMap,
 ) -> Option<Result<(TokenRecord, Player), Response>> {
@@ -155,7 +156,7 @@ async fn create(
 /// `DELETE /api/token/{id}`: revokes one of the account's tokens at once (404 when it
 /// has none with that id).
 async fn revoke(State(app): State<App>, headers: HeaderMap, Path(id): Path<String>) -> Response {
-    if !super::same_origin(&headers) {
+    if !crate::http::same_origin(&headers) {
         return ApiError::new(
             StatusCode::FORBIDDEN,
             "requests from other sites are refused",

@@ -1,5 +1,5 @@
 //! The bot and board API over HTTP, in the manner of lichess.org's: a program with an
-//! API token ([`super::token`]) upgrades its account to a bot, follows its events
+//! API token ([`crate::account::token`]) upgrades its account to a bot, follows its events
 //! (`GET /api/stream/event`), challenges and answers challenges, follows a game
 //! (`GET /api/{bot|board}/game/stream/{id}`, NDJSON) and acts in it
 //! (`POST /api/{bot|board}/game/{id}/move/{action}`, `…/resign`, `…/abort`,
@@ -27,11 +27,11 @@ use axum::{Json, Router};
 use serde::Deserialize;
 use tokio::sync::{Notify, mpsc};
 
-use super::token::bearer;
-use super::{ApiError, App};
 use crate::Ctx;
-use crate::botapi::{EventGame, EventLine, GameStream, event_lines};
+use crate::account::token_http::bearer;
+use crate::bot::{EventGame, EventLine, GameStream, event_lines};
 use crate::cluster::route::Router as NodeRouter;
+use crate::http::{ApiError, App};
 use crate::i18n::Lang;
 use crate::protocol::{
     ClientMessage, Command, Request, SeatColor, ServerMessage, TableOptions, TableStatus,
@@ -57,7 +57,7 @@ enum Api {
 }
 
 /// The bot and board routes (merged into the API router).
-pub(super) fn routes() -> Router<App> {
+pub(crate) fn routes() -> Router<App> {
     Router::new()
         .route("/api/bot/account/upgrade", post(upgrade))
         .route("/api/stream/event", get(event_stream))
@@ -309,7 +309,7 @@ fn program_conn(app: &App, player: &Player) -> (Conn, mpsc::Receiver<Arc<str>>) 
 
 /// An NDJSON response whose lines come from `lines` (it ends when they do).
 fn ndjson(lines: mpsc::Receiver<Bytes>) -> Response {
-    let mut response = super::streamed(lines);
+    let mut response = crate::http::streamed(lines);
     response.headers_mut().insert(
         CONTENT_TYPE,
         HeaderValue::from_static("application/x-ndjson"),
@@ -508,7 +508,7 @@ fn program_left(ctx: &Ctx, player: &Player, conn: u64) {
 /// `time` (minutes, needed: quick pairing is timed), `increment` (seconds), `rated`,
 /// `variant`, and on the board API `bots` (a person's seek welcomes bot accounts).
 #[derive(Debug, Default, Deserialize)]
-pub(super) struct SeekForm {
+pub(crate) struct SeekForm {
     #[serde(default)]
     time: Option<u32>,
     #[serde(default)]
@@ -645,7 +645,7 @@ async fn seek(
 /// names): `rated`, `clock.limit` (seconds), `clock.increment` (seconds), `color`
 /// (`white`, `black`, `random`), `variant` (`standard`, `blitz`).
 #[derive(Debug, Default, Deserialize)]
-pub(super) struct ChallengeForm {
+pub(crate) struct ChallengeForm {
     #[serde(default)]
     rated: Option<String>,
     #[serde(rename = "clock.limit", default)]
@@ -706,7 +706,7 @@ impl ChallengeForm {
 /// `POST /api/challenge/{name}`: challenges the player online under `name`. The
 /// challenger must be online too (its event stream open, or a page): a challenge ends
 /// when its challenger's last connection does.
-pub(super) async fn challenge(
+pub(crate) async fn challenge(
     State(app): State<App>,
     headers: HeaderMap,
     Path(name): Path<String>,
@@ -807,7 +807,7 @@ async fn act(
 
 /// A chat line (`text`, form or JSON; `room` is ignored: one chat per table).
 #[derive(Debug, Default, Deserialize)]
-pub(super) struct ChatForm {
+pub(crate) struct ChatForm {
     #[serde(default)]
     text: String,
 }

@@ -138,7 +138,7 @@ impl Online {
         let map = self.map();
         let mut names: Vec<String> = Online::players(&map)
             .map(|p| p.name.clone())
-            .filter(|name| !crate::session::is_guest_name(name))
+            .filter(|name| !crate::account::session::is_guest_name(name))
             .collect();
         names.sort_by_key(|n| n.to_lowercase());
         names.truncate(limit);

@@ -2,7 +2,9 @@
 //! wrote a lichess bot feel at home; docs/protocol.md, "Bot API"): what a program
 //! reads instead of the WebSocket messages a page reads. Pure: [`GameStream`] and
 //! [`event_lines`] turn the messages the tables and the meeting place send a connection
-//! into NDJSON lines; `http/bot.rs` streams them.
+//! into NDJSON lines; `bot/http.rs` streams them.
+
+pub(crate) mod http;
 
 use serde::Serialize;
 

@@ -4,6 +4,8 @@
 //! them over the bus, [`crate::cluster::lobby`]), and hands every change to its own
 //! tables to the bus through its [`Lobby::set_outbox`].
 
+pub mod online;
+
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};

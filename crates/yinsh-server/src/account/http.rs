@@ -6,7 +6,7 @@ use std::net::IpAddr;
 
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, State};
-use axum::http::header::{RETRY_AFTER, SET_COOKIE};
+use axum::http::header::{CACHE_CONTROL, RETRY_AFTER, SET_COOKIE};
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{delete, get, post};
@@ -14,14 +14,14 @@ use axum::{Extension, Json, Router};
 use serde::Deserialize;
 use tokio::time::Instant;
 
-use super::{ApiError, App, Peer, no_store, same_origin};
+use crate::account::session::{self, COOKIE_NAME, hash_token, new_token, token_of};
 use crate::account::{self, check_name, check_password, skeleton};
+use crate::http::{ApiError, App, Peer, same_origin};
 use crate::protocol::{AccountView, SessionView};
-use crate::session::{self, COOKIE_NAME, hash_token, new_token, token_of};
 use crate::store::{NewAccount, Player, Registration, StoreErrorKind};
 
 /// The account routes (merged into the API router).
-pub(super) fn routes() -> Router<App> {
+pub(crate) fn routes() -> Router<App> {
     Router::new()
         .route("/api/account", get(who_am_i))
         .route("/api/account/register", post(register))
@@ -33,6 +33,8 @@ pub(super) fn routes() -> Router<App> {
             get(sessions).delete(end_other_sessions),
         )
         .route("/api/account/sessions/{id}", delete(end_session))
+        .route("/api/session", post(new_session))
+        .route("/api/session/rotate", post(rotate_session))
 }
 
 /// A name and a password, as the register and log-in forms send them.
@@ -82,7 +84,7 @@ fn account_json(player: &Player, registered: bool, created_at: Option<i64>) -> A
 
 /// The body of a changing request from this site's pages, or the answer to give: 403
 /// from another site's page, 400 for a body that does not read.
-pub(super) fn read_body<T>(
+pub(crate) fn read_body<T>(
     headers: &HeaderMap,
     body: Result<Json<T>, JsonRejection>,
 ) -> Result<T, ApiError> {
@@ -133,7 +135,7 @@ async fn blocking<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> 
 /// `GET /api/account`: the session's player, or the account of the API token in
 /// `Authorization: Bearer`; 401 without either (no session is made).
 async fn who_am_i(State(app): State<App>, headers: HeaderMap) -> Response {
-    if let Some(found) = super::token::bearer(&app, &headers).await {
+    if let Some(found) = crate::account::token_http::bearer(&app, &headers).await {
         return match found {
             Ok((_, player)) => Json(account_json(&player, true, None)).into_response(),
             Err(response) => response,
@@ -326,7 +328,7 @@ async fn logout(State(app): State<App>, headers: HeaderMap) -> Response {
 }
 
 /// The account of the request's session, or the answer to give instead.
-pub(super) async fn registered(
+pub(crate) async fn registered(
     app: &App,
     headers: &HeaderMap,
 ) -> Result<(Player, String), Response> {
@@ -487,6 +489,63 @@ async fn end_session(
             app.ctx.sessions.close_all(&hash);
             Json(serde_json::json!({})).into_response()
         }
+        Err(e) => ApiError::store(&e).into_response(),
+    }
+}
+
+async fn new_session(State(app): State<App>, headers: HeaderMap) -> Response {
+    match session::identify(app.ctx.store.as_ref(), &headers).await {
+        Ok((player, token)) => {
+            let mut response = player_json(player);
+            if let Some(token) = token {
+                session::set_cookie(response.headers_mut(), &token, app.config.secure_cookies);
+                no_store(&mut response);
+            }
+            response
+        }
+        Err(e) => ApiError::store(&e).into_response(),
+    }
+}
+
+/// A session's player as the answer.
+fn player_json(player: crate::store::Player) -> Response {
+    Json(session::view_of(&player)).into_response()
+}
+
+/// Marks a response that hands out a session as not to be kept by any cache.
+pub(crate) fn no_store(response: &mut Response) {
+    response.headers_mut().insert(
+        CACHE_CONTROL,
+        axum::http::HeaderValue::from_static("no-store"),
+    );
+}
+
+/// `POST /api/session/rotate`: a new token for the session's player (a new cookie);
+/// the old token stops identifying anyone. Refused with 401 without a valid session
+/// (a rotated token is no longer one), and with 403 from a page of another site.
+async fn rotate_session(State(app): State<App>, headers: HeaderMap) -> Response {
+    if !same_origin(&headers) {
+        return ApiError::new(
+            StatusCode::FORBIDDEN,
+            "requests from other sites are refused",
+        )
+        .into_response();
+    }
+    let unknown = || ApiError::new(StatusCode::UNAUTHORIZED, "no session to rotate");
+    let Some(token) = session::token_of(&headers) else {
+        return unknown().into_response();
+    };
+    match session::rotate(app.ctx.store.as_ref(), &token).await {
+        Ok(Some((player, new))) => {
+            // Connections opened with the old token end with it.
+            app.ctx.sessions.close_all(&session::hash_token(&token));
+            let token = new;
+            let mut response = player_json(player);
+            session::set_cookie(response.headers_mut(), &token, app.config.secure_cookies);
+            no_store(&mut response);
+            response
+        }
+        Ok(None) => unknown().into_response(),
         Err(e) => ApiError::store(&e).into_response(),
     }
 }

@@ -22,10 +22,10 @@ use tokio::time::Instant;
 use yinsh::Color;
 
 use crate::Ctx;
+use crate::account::session::{is_guest_name, view_of};
 use crate::i18n::Msg;
 use crate::protocol::{ChallengeView, SeatColor, SeekView, ServerMessage, TableOptions};
 use crate::refusal::Refusal;
-use crate::session::{is_guest_name, view_of};
 use crate::store::Player;
 use crate::table::{self, Conn, to_text};
 

@@ -15,8 +15,9 @@ use axum::routing::get;
 use serde::Deserialize;
 use tokio::sync::{Semaphore, mpsc, oneshot};
 
-use super::{ApiError, App, day_start};
-use crate::export::{ExportQuery, Games, archive_json, archive_record};
+use crate::archive::export::{ExportQuery, Games, archive_json, archive_record};
+use crate::archive::http::day_start;
+use crate::http::{ApiError, App};
 
 /// Exports streaming at once, server-wide: each reads the whole archive if asked to.
 pub const EXPORTS: usize = 2;
@@ -26,19 +27,19 @@ pub const MAX_GAMES: u64 = 100_000;
 const DAY: i64 = 86_400_000;
 
 /// The export route (merged into the API router).
-pub(super) fn routes() -> Router<App> {
+pub(crate) fn routes() -> Router<App> {
     Router::new().route("/api/games/export", get(export))
 }
 
 /// The slots of the exports under way.
-pub(super) fn slots() -> Arc<Semaphore> {
+pub(crate) fn slots() -> Arc<Semaphore> {
     Arc::new(Semaphore::new(EXPORTS))
 }
 
 /// The query string of an export; every field optional.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub(super) struct ExportParams {
+pub(crate) struct ExportParams {
     player: Option<String>,
     since: Option<String>,
     until: Option<String>,
@@ -167,7 +168,7 @@ async fn export(
                 .into_response();
         }
     }
-    let mut response = super::streamed_or_cut(rx);
+    let mut response = crate::http::streamed_or_cut(rx);
     let (kind, file) = if ndjson {
         ("application/x-ndjson", "yinsh-games.ndjson")
     } else {

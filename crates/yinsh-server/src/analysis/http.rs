@@ -11,8 +11,8 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::Deserialize;
 
-use super::{ApiError, App, same_origin};
 use crate::analysis::{self, Refused, state_view, work_job};
+use crate::http::{ApiError, App, same_origin};
 use crate::protocol::{AnalysisState, WorkResult};
 use crate::store::{JobState, Lease};
 use crate::vocab::GameId;
@@ -21,7 +21,7 @@ use crate::vocab::GameId;
 const RESULT_LIMIT: usize = 1024 * 1024;
 
 /// The analysis routes (merged into the API router).
-pub(super) fn routes() -> Router<App> {
+pub(crate) fn routes() -> Router<App> {
     Router::new()
         .route(
             "/api/archive/{id}/analysis",

@@ -1,6 +1,11 @@
 //! Registered players: the rules for their names, password hashing (argon2id) and the
 //! limit on failed log-ins. The HTTP endpoints are in `http.rs`, the rows in the store.
 
+pub(crate) mod http;
+pub mod session;
+pub mod token;
+pub(crate) mod token_http;
+
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -53,7 +58,7 @@ pub fn check_name(name: &str) -> Result<(), NameProblem> {
     {
         return Err(NameProblem::Characters);
     }
-    if crate::session::reads_like_guest(&skeleton(name)) {
+    if crate::account::session::reads_like_guest(&skeleton(name)) {
         return Err(NameProblem::GuestLike);
     }
     Ok(())
