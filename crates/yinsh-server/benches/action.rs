@@ -13,8 +13,9 @@ use std::time::{Duration, Instant};
 use criterion::{Criterion, criterion_main};
 use tokio::sync::{Notify, mpsc};
 use yinsh::random::{SplitMix64, random_action};
+use yinsh_server::account::store::Player;
 use yinsh_server::protocol::{TableOptions, TimeSetting};
-use yinsh_server::store::{Player, Store};
+use yinsh_server::store::Store;
 use yinsh_server::table::{Conn, Request, TableHandle, next_conn_id};
 use yinsh_server::{Config, Ctx, Server};
 

@@ -48,7 +48,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use yinsh_engine::Engine;
 
 use crate::lobby::Lobby;
-use crate::store::Store;
+use crate::store::Stores;
 
 /// Makes an engine for a bot seat at a strength level (1–10).
 pub type BotFactory = Arc<dyn Fn(u8) -> Box<dyn Engine> + Send + Sync>;
@@ -192,8 +192,8 @@ impl std::fmt::Debug for Config {
 /// What every table and connection shares.
 #[derive(Clone)]
 pub struct Ctx {
-    /// The store.
-    pub store: Arc<dyn Store>,
+    /// The stores, one per domain.
+    pub stores: Stores,
     /// Whether the store is known to be down (shared by the tables).
     pub outage: store::Outage,
     /// The open tables.
@@ -240,9 +240,11 @@ pub struct Server {
 }
 
 impl Server {
-    /// A server over `store`; unfinished games are restored with their tables and
+    /// A server over `stores` (one store for everything: `Arc<dyn Store>`, or a
+    /// [`Stores`] of one per domain); unfinished games are restored with their tables and
     /// clocks.
-    pub async fn new(store: Arc<dyn Store>, config: Config) -> anyhow::Result<Server> {
+    pub async fn new(stores: impl Into<Stores>, config: Config) -> anyhow::Result<Server> {
+        let stores = stores.into();
         let epoch = epoch();
         let metrics = Arc::new(metrics::Metrics::new());
         // A node of a cluster talks to the others over the bus, on the channels of its
@@ -257,7 +259,7 @@ impl Server {
                 let mut fresh = [0u8; 6];
                 getrandom::getrandom(&mut fresh).expect("the system's random source works");
                 let fresh: String = fresh.iter().map(|b| format!("{b:02x}")).collect();
-                let cluster = store.cluster_id(&fresh).await?;
+                let cluster = stores.leases.cluster_id(&fresh).await?;
                 let bus: Arc<dyn cluster::bus::Bus> =
                     Arc::new(cluster::bus::Prefixed::new(bus, &cluster).counted(&metrics));
                 Some(bus)
@@ -269,7 +271,7 @@ impl Server {
             .zip(bus.clone())
             .map(|(node, bus)| cluster::route::Router::new(node, epoch, bus));
         let ctx = Ctx {
-            store,
+            stores,
             outage: store::Outage::default(),
             lobby: Lobby::new(config.max_tables),
             epoch,
@@ -294,7 +296,7 @@ impl Server {
         tokio::task::spawn_blocking(account::decoy_hash);
         match ctx.node.clone() {
             None => {
-                let unfinished = ctx.store.unfinished_games().await?;
+                let unfinished = ctx.stores.games.unfinished_games().await?;
                 restore_games(&ctx, &unfinished, &[]).await?;
             }
             Some(node) => {
@@ -309,7 +311,11 @@ impl Server {
                     ctx.online.join_cluster(Arc::new(reach));
                 }
                 cluster::node::renew(&ctx, &node).await?;
-                let owners = ctx.store.take_over(&node.id, true, u32::MAX).await?;
+                let owners = ctx
+                    .stores
+                    .leases
+                    .take_over(&node.id, true, u32::MAX)
+                    .await?;
                 cluster::node::adopt(&ctx, &owners).await?;
                 cluster::node::start(ctx.clone(), node);
             }
@@ -365,7 +371,7 @@ impl Server {
         let header_timeout = self.config.header_timeout;
         // A node that stops gives its tables up at once (the others take them over now,
         // not when its lease runs out).
-        let leaving = self.ctx.node.clone().map(|n| (n, self.ctx.store.clone()));
+        let leaving = (self.ctx.node.clone()).map(|n| (n, self.ctx.stores.leases.clone()));
         let app = http::router(self.ctx, self.config);
         // `stopping` closes when the shutdown signal comes; every connection task holds
         // a `done` receiver, so `all_done` sees when the last one ended.
@@ -445,11 +451,14 @@ impl Server {
 /// restored is logged and left.
 pub(crate) async fn restore_games(
     ctx: &Ctx,
-    games: &[store::StoredGame],
-    owners: &[store::TableOwner],
+    games: &[game::store::StoredGame],
+    owners: &[cluster::store::TableOwner],
 ) -> store::StoreResult<Vec<String>> {
-    let bot_accounts =
-        store::BotAccounts::of(ctx.store.as_ref(), games.iter().map(|g| &g.game)).await?;
+    let bot_accounts = account::store::BotAccounts::of(
+        ctx.stores.accounts.as_ref(),
+        games.iter().map(|g| &g.game),
+    )
+    .await?;
     let mut opened = Vec::new();
     for stored in games {
         let table = stored.game.table_id.as_str();

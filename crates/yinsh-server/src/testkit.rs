@@ -115,12 +115,12 @@ pub fn random_import(
     rng: &mut yinsh::random::SplitMix64,
     i: i64,
 ) -> (
-    crate::store::NewGame,
-    Vec<crate::store::StoredAction>,
-    crate::store::StoredResult,
+    crate::game::store::NewGame,
+    Vec<crate::game::store::StoredAction>,
+    crate::game::store::StoredResult,
     yinsh::Position,
 ) {
-    use crate::store::{IMPORTED, NewGame, SeatRecord, StoredAction, StoredResult};
+    use crate::game::store::{IMPORTED, NewGame, SeatRecord, StoredAction, StoredResult};
     let mut pos = yinsh::Position::new();
     let mut actions = Vec::new();
     while let Some(a) = yinsh::random::random_action(&pos, rng) {

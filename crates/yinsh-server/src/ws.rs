@@ -10,10 +10,10 @@ use futures_util::{SinkExt, StreamExt};
 use tokio::sync::{Notify, broadcast, mpsc};
 use tokio::time::Instant;
 
+use crate::account::store::Player;
 use crate::i18n::{Lang, Msg};
 use crate::protocol::{ClientMessage, Request, ServerMessage};
 use crate::refusal::Refusal;
-use crate::store::Player;
 use crate::table::{self, Conn, Request as TableRequest, TableHandle, to_text};
 use crate::{Config, Ctx};
 
@@ -558,7 +558,7 @@ impl Connection {
         let node = match self.ctx.lobby.remote_owner(table) {
             Some(node) => node,
             // Not listed here (yet): the store knows every table's owner.
-            None => self.ctx.store.table_owner(table).await.ok()??.node,
+            None => self.ctx.stores.leases.table_owner(table).await.ok()??.node,
         };
         (node != router.node()).then(|| (node, Some(table.clone()), closing))
     }
@@ -678,7 +678,8 @@ impl Connection {
             Request::WatchAnalysis { game } => {
                 let job = self
                     .ctx
-                    .store
+                    .stores
+                    .analyses
                     .analysis_job(crate::vocab::GameId(game))
                     .await
                     .map_err(|_| (None, Refusal::StoreUnavailable))?;

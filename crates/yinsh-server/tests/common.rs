@@ -16,7 +16,7 @@ use yinsh_server::protocol::{
     ClientMessage, Command, GameView, PlayerView, Request, ServerMessage, TableEvent, TableOptions,
     TableView,
 };
-use yinsh_server::store::Store;
+use yinsh_server::store::{Store, Stores};
 use yinsh_server::{Config, Server};
 
 /// The default configuration without bots and with a high rate limit.
@@ -82,7 +82,13 @@ impl TestServer {
 
     /// A server over `store`.
     pub async fn with_store(store: Arc<dyn Store>, config: Config) -> TestServer {
-        let server = Server::new(store.clone(), config).await.expect("server");
+        let stores = Stores::from(store.clone());
+        TestServer::with_stores(store, stores, config).await
+    }
+
+    /// A server over `stores`, whose store for the test's own reads is `store`.
+    pub async fn with_stores(store: Arc<dyn Store>, stores: Stores, config: Config) -> TestServer {
+        let server = Server::new(stores, config).await.expect("server");
         let node = server.ctx().node.clone();
         let router = server.ctx().router.clone();
         let metrics = server.ctx().metrics.clone();
@@ -107,6 +113,11 @@ impl TestServer {
             router,
             metrics,
         }
+    }
+
+    /// Keeps `dir` (the database's folder) until the server is dropped.
+    pub fn keep(&mut self, dir: tempfile::TempDir) {
+        self._dir = Some(dir);
     }
 
     /// Stops serving (the store stays).

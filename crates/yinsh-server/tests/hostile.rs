@@ -24,12 +24,20 @@ use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::protocol::frame::Frame;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::{Data, OpCode};
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+use yinsh_server::account::store::{Player, PlayerInfo, SessionRecord, SessionStore};
+use yinsh_server::archive::store::{ArchiveList, ArchiveQuery, ArchiveStore};
+use yinsh_server::cluster::store::Fence;
+use yinsh_server::game::store::{
+    GameStore, GameWrite, NewGame, StoredAction, StoredGame, StoredResult,
+};
 use yinsh_server::i18n::Lang;
 use yinsh_server::protocol::{
     ClientMessage, Command, GameView, OptionChange, Pair, PlayerView, Request, SeatColor,
     ServerMessage, TableEvent, TableOptions,
 };
-use yinsh_server::store::{Store, StoreError, StoreErrorKind};
+use yinsh_server::rating::store::Rated;
+use yinsh_server::store::{Database, Store, StoreError, StoreErrorKind, StoreFuture, Stores};
+use yinsh_server::vocab::{GameId, PlayerId};
 use yinsh_server::{Config, Server};
 
 use crate::common::{Client, TestServer, fast_config, http_full, seated_pair};
@@ -1466,72 +1474,107 @@ async fn session_rotation_in_postgres() {
 }
 
 /// A store whose every operation fails with an error of one kind, with a message full
-/// of details.
+/// of details: it stands in for the database, the sessions, the games and the archive
+/// (the other domains' stores are a real one's).
 struct Broken(StoreErrorKind);
 
 const DETAIL: &str = "connection to 10.1.2.3:5432 refused; relation \"sessions\" (token_hash)";
 
-fn broken<'a, T: Send + 'a>(kind: StoreErrorKind) -> yinsh_server::store::StoreFuture<'a, T> {
+fn broken<'a, T: Send + 'a>(kind: StoreErrorKind) -> StoreFuture<'a, T> {
     Box::pin(async move { Err(StoreError::new(kind, DETAIL)) })
 }
 
-impl Store for Broken {
-    fn ping(&self) -> yinsh_server::store::StoreFuture<'_, ()> {
+impl Database for Broken {
+    fn ping(&self) -> StoreFuture<'_, ()> {
         broken(self.0)
     }
-    fn session_player<'a>(
-        &'a self,
-        _: &'a str,
-    ) -> yinsh_server::store::StoreFuture<'a, Option<yinsh_server::store::Player>> {
+    fn backup<'a>(&'a self, _: &'a str) -> StoreFuture<'a, ()> {
         broken(self.0)
     }
-    fn create_guest<'a>(
-        &'a self,
-        _: &'a str,
-        _: &'a str,
-    ) -> yinsh_server::store::StoreFuture<'a, yinsh_server::store::Player> {
+}
+
+impl SessionStore for Broken {
+    fn session_player<'a>(&'a self, _: &'a str) -> StoreFuture<'a, Option<Player>> {
         broken(self.0)
     }
-    fn rotate_session<'a>(
-        &'a self,
-        _: &'a str,
-        _: &'a str,
-    ) -> yinsh_server::store::StoreFuture<'a, Option<yinsh_server::store::Player>> {
+    fn create_guest<'a>(&'a self, _: &'a str, _: &'a str) -> StoreFuture<'a, Player> {
         broken(self.0)
     }
-    fn create_game<'a>(
-        &'a self,
-        _: &'a yinsh_server::store::NewGame,
-        _: Option<&'a yinsh_server::store::Fence>,
-    ) -> yinsh_server::store::StoreFuture<'a, yinsh_server::vocab::GameId> {
+    fn rotate_session<'a>(&'a self, _: &'a str, _: &'a str) -> StoreFuture<'a, Option<Player>> {
+        broken(self.0)
+    }
+    fn session_info<'a>(&'a self, _: &'a str) -> StoreFuture<'a, Option<PlayerInfo>> {
+        broken(self.0)
+    }
+    fn create_session<'a>(&'a self, _: &'a str, _: PlayerId) -> StoreFuture<'a, ()> {
+        broken(self.0)
+    }
+    fn sessions(&self, _: PlayerId) -> StoreFuture<'_, Vec<SessionRecord>> {
+        broken(self.0)
+    }
+    fn end_sessions<'a>(&'a self, _: PlayerId, _: &'a [String]) -> StoreFuture<'a, u64> {
+        broken(self.0)
+    }
+}
+
+impl GameStore for Broken {
+    fn create_game<'a>(&'a self, _: &'a NewGame, _: Option<&'a Fence>) -> StoreFuture<'a, GameId> {
         broken(self.0)
     }
     fn write_game<'a>(
         &'a self,
-        _: yinsh_server::vocab::GameId,
-        _: &'a yinsh_server::store::GameWrite,
+        _: GameId,
+        _: &'a GameWrite,
         _: bool,
-        _: Option<&'a yinsh_server::store::Fence>,
-    ) -> yinsh_server::store::StoreFuture<'a, yinsh_server::store::Rated> {
+        _: Option<&'a Fence>,
+    ) -> StoreFuture<'a, Rated> {
         broken(self.0)
     }
-    fn unfinished_games(
-        &self,
-    ) -> yinsh_server::store::StoreFuture<'_, Vec<yinsh_server::store::StoredGame>> {
+    /// None: the server starts (and then finds the database broken).
+    fn unfinished_games(&self) -> StoreFuture<'_, Vec<StoredGame>> {
         Box::pin(async { Ok(Vec::new()) })
     }
-    fn archive<'a>(
+    fn unfinished_games_at<'a>(&'a self, _: &'a [String]) -> StoreFuture<'a, Vec<StoredGame>> {
+        broken(self.0)
+    }
+    fn game(&self, _: GameId) -> StoreFuture<'_, Option<StoredGame>> {
+        broken(self.0)
+    }
+    fn recent_colors(&self, _: PlayerId, _: u32) -> StoreFuture<'_, Vec<yinsh::Color>> {
+        broken(self.0)
+    }
+}
+
+impl ArchiveStore for Broken {
+    fn archive<'a>(&'a self, _: &'a ArchiveQuery) -> StoreFuture<'a, ArchiveList> {
+        broken(self.0)
+    }
+    fn import_game<'a>(
         &'a self,
-        _: &'a yinsh_server::store::ArchiveQuery,
-    ) -> yinsh_server::store::StoreFuture<'a, yinsh_server::store::ArchiveList> {
+        _: &'a NewGame,
+        _: &'a [StoredAction],
+        _: &'a StoredResult,
+    ) -> StoreFuture<'a, GameId> {
         broken(self.0)
     }
-    fn game(
-        &self,
-        _: yinsh_server::vocab::GameId,
-    ) -> yinsh_server::store::StoreFuture<'_, Option<yinsh_server::store::StoredGame>> {
-        broken(self.0)
-    }
+}
+
+/// A server whose database, sessions, games and archive are [`Broken`] with `kind`.
+async fn broken_server(kind: StoreErrorKind) -> TestServer {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}?mode=rwc", dir.path().join("rest.db").display());
+    let rest = yinsh_server::store::open(&url).await.unwrap();
+    let broken = Arc::new(Broken(kind));
+    let stores = Stores {
+        database: broken.clone(),
+        sessions: broken.clone(),
+        games: broken.clone(),
+        archive: broken,
+        ..Stores::from(rest.clone())
+    };
+    let mut server = TestServer::with_stores(rest, stores, fast_config()).await;
+    server.keep(dir);
+    server
 }
 
 #[tokio::test]
@@ -1543,7 +1586,7 @@ async fn database_errors_are_not_shown_to_clients() {
         (StoreErrorKind::Conflict, 503),
         (StoreErrorKind::Corrupt, 500),
     ] {
-        let server = TestServer::with_store(Arc::new(Broken(kind)), fast_config()).await;
+        let server = broken_server(kind).await;
         let addr = server.addr;
         let cookie = format!(
             "yinsh_session={}",

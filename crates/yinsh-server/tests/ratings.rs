@@ -5,8 +5,10 @@
 use std::sync::Arc;
 
 use serde_json::json;
+use yinsh_server::account::store::NewAccount;
+use yinsh_server::game::store::{GameWrite, NewGame, SeatRecord, StoredResult};
 use yinsh_server::protocol::{Command, TableEvent, TableOptions, TimeSetting};
-use yinsh_server::store::{GameWrite, NewAccount, NewGame, SeatRecord, Store, StoredResult};
+use yinsh_server::store::Store;
 
 use crate::accounts::Browser;
 use crate::common::{Client, TestServer, postgres_database};

@@ -11,11 +11,11 @@ use std::sync::Arc;
 use axum::http::HeaderMap;
 use yinsh::ByColor;
 use yinsh_server::account::session;
+use yinsh_server::archive::store::ArchiveQuery;
+use yinsh_server::cluster::store::Fence;
+use yinsh_server::game::store::{GameWrite, NewGame, SeatRecord, StoredAction, StoredResult};
 use yinsh_server::protocol::{Pair, TableOptions, TimeSetting, VariantName};
-use yinsh_server::store::{
-    ArchiveQuery, Fence, GameWrite, NewGame, SeatRecord, Store, StoreErrorKind, StoredAction,
-    StoredResult,
-};
+use yinsh_server::store::{Store, StoreErrorKind};
 use yinsh_server::vocab::{Level, PlayerId};
 
 use crate::common::{Client, TestServer, postgres_database, seated_pair};
@@ -859,7 +859,7 @@ async fn the_sqlite_log_stays_small() {
 }
 
 /// The tables of `owners`, in order.
-fn owned(owners: &[yinsh_server::store::TableOwner]) -> Vec<(&str, &str, i64)> {
+fn owned(owners: &[yinsh_server::cluster::store::TableOwner]) -> Vec<(&str, &str, i64)> {
     owners
         .iter()
         .map(|o| (o.table.as_str(), o.node.as_str(), o.incarnation))
@@ -1070,7 +1070,7 @@ async fn sqlite_writes_wait_for_a_lock_held_a_moment_elsewhere() {
         .await
         .unwrap();
     let register = tokio::spawn(async move {
-        let account = yinsh_server::store::NewAccount {
+        let account = yinsh_server::account::store::NewAccount {
             name: "Ines".to_owned(),
             skeleton: yinsh_server::account::skeleton("Ines"),
             password_hash: "$argon2id$not-checked-here".to_owned(),

@@ -73,7 +73,8 @@ pub fn run(args: &ExportArgs, out: &mut dyn Write) -> anyhow::Result<()> {
             until: Some(until),
             ..ExportQuery::default()
         };
-        let mut games = Games::new(store.as_ref(), query);
+        let stores = yinsh_server::store::Stores::from(store.clone());
+        let mut games = Games::new(&stores, query);
         let mut encoder = zstd::stream::write::Encoder::new(out, args.level)
             .context("cannot start the compressor")?;
         let progress = std::io::stderr();

@@ -15,10 +15,11 @@ use serde::Deserialize;
 use tokio::time::Instant;
 
 use crate::account::session::{self, COOKIE_NAME, hash_token, new_token, token_of};
+use crate::account::store::{NewAccount, Player, Registration};
 use crate::account::{self, check_name, check_password, skeleton};
 use crate::http::{ApiError, App, Peer, same_origin};
 use crate::protocol::{AccountView, SessionView};
-use crate::store::{NewAccount, Player, Registration, StoreErrorKind};
+use crate::store::StoreErrorKind;
 
 /// The account routes (merged into the API router).
 pub(crate) fn routes() -> Router<App> {
@@ -144,7 +145,13 @@ async fn who_am_i(State(app): State<App>, headers: HeaderMap) -> Response {
     let Some(token) = token_of(&headers) else {
         return no_session();
     };
-    match app.ctx.store.session_info(&hash_token(&token)).await {
+    match app
+        .ctx
+        .stores
+        .sessions
+        .session_info(&hash_token(&token))
+        .await
+    {
         Ok(Some(info)) => Json(account_json(
             &info.player,
             info.registered,
@@ -177,7 +184,7 @@ async fn register(
     if let Err(problem) = check_password(&form.password) {
         return bad_request(problem);
     }
-    let (_, new) = match session::identify(app.ctx.store.as_ref(), &headers).await {
+    let (_, new) = match session::identify(app.ctx.stores.sessions.as_ref(), &headers).await {
         Ok(found) => found,
         Err(e) => return ApiError::store(&e).into_response(),
     };
@@ -190,7 +197,13 @@ async fn register(
         name: form.name,
         password_hash: blocking(move || account::hash_password(&password)).await,
     };
-    let player = match app.ctx.store.register(&hash_token(&token), &account).await {
+    let player = match app
+        .ctx
+        .stores
+        .accounts
+        .register(&hash_token(&token), &account)
+        .await
+    {
         Ok(Registration::Registered(player)) => player,
         Ok(Registration::AlreadyRegistered) => {
             return ApiError::new(
@@ -208,7 +221,7 @@ async fn register(
     tracing::info!(player = %player.id, "registered as {}", player.name);
     // The player stays (seats, games), the token does not: whoever planted or saw the
     // guest's token has no hold on the account (session fixation).
-    let token = match session::rotate(app.ctx.store.as_ref(), &token).await {
+    let token = match session::rotate(app.ctx.stores.sessions.as_ref(), &token).await {
         Ok(Some((_, rotated))) => {
             app.ctx.sessions.close_all(&hash_token(&token));
             rotated
@@ -245,7 +258,7 @@ async fn login(
     if form.password.len() > account::PASSWORD_MAX {
         return bad_request("a password has at most 256 bytes");
     }
-    let found = match app.ctx.store.account(&form.name).await {
+    let found = match app.ctx.stores.accounts.account(&form.name).await {
         Ok(found) => found,
         Err(e) => return ApiError::store(&e).into_response(),
     };
@@ -263,7 +276,8 @@ async fn login(
     let token = new_token();
     if let Err(e) = app
         .ctx
-        .store
+        .stores
+        .sessions
         .create_session(&hash_token(&token), player.id)
         .await
     {
@@ -294,10 +308,11 @@ fn too_many(wait: std::time::Duration) -> Response {
 /// Ends the session of `token` (whoever's it is) and closes its connections.
 async fn end_session_of(app: &App, token: &str) {
     let hash = hash_token(token);
-    if let Ok(Some(info)) = app.ctx.store.session_info(&hash).await {
+    if let Ok(Some(info)) = app.ctx.stores.sessions.session_info(&hash).await {
         let _ = app
             .ctx
-            .store
+            .stores
+            .sessions
             .end_sessions(info.player.id, std::slice::from_ref(&hash))
             .await;
     }
@@ -336,7 +351,7 @@ pub(crate) async fn registered(
         return Err(no_session());
     };
     let hash = hash_token(&token);
-    match app.ctx.store.session_info(&hash).await {
+    match app.ctx.stores.sessions.session_info(&hash).await {
         Ok(Some(info)) if info.registered => Ok((info.player, hash)),
         Ok(Some(_)) => {
             Err(ApiError::new(StatusCode::FORBIDDEN, "guests have no account").into_response())
@@ -371,7 +386,7 @@ async fn change_password(
     if let Err(problem) = check_password(&change.new) {
         return bad_request(problem);
     }
-    let hash = match app.ctx.store.account(&player.name).await {
+    let hash = match app.ctx.stores.accounts.account(&player.name).await {
         Ok(Some((_, hash))) => hash,
         Ok(None) => return no_session(),
         Err(e) => return ApiError::store(&e).into_response(),
@@ -383,7 +398,7 @@ async fn change_password(
     }
     let new = change.new;
     let hash = blocking(move || account::hash_password(&new)).await;
-    if let Err(e) = app.ctx.store.set_password(player.id, &hash).await {
+    if let Err(e) = app.ctx.stores.accounts.set_password(player.id, &hash).await {
         return ApiError::store(&e).into_response();
     }
     if let Err(response) = end_others(&app, &player, &current).await {
@@ -394,7 +409,7 @@ async fn change_password(
 
 /// Ends every session of `player` but `current`; closes their connections.
 async fn end_others(app: &App, player: &Player, current: &str) -> Result<u64, Response> {
-    let others: Vec<String> = match app.ctx.store.sessions(player.id).await {
+    let others: Vec<String> = match app.ctx.stores.sessions.sessions(player.id).await {
         Ok(list) => list
             .into_iter()
             .map(|s| s.token_hash)
@@ -404,7 +419,8 @@ async fn end_others(app: &App, player: &Player, current: &str) -> Result<u64, Re
     };
     let ended = app
         .ctx
-        .store
+        .stores
+        .sessions
         .end_sessions(player.id, &others)
         .await
         .map_err(|e| ApiError::store(&e).into_response())?;
@@ -421,7 +437,7 @@ async fn sessions(State(app): State<App>, headers: HeaderMap) -> Response {
         Ok(found) => found,
         Err(response) => return response,
     };
-    match app.ctx.store.sessions(player.id).await {
+    match app.ctx.stores.sessions.sessions(player.id).await {
         Ok(list) => {
             let views: Vec<SessionView> = list
                 .into_iter()
@@ -468,7 +484,7 @@ async fn end_session(
         Ok(found) => found,
         Err(response) => return response,
     };
-    let list = match app.ctx.store.sessions(player.id).await {
+    let list = match app.ctx.stores.sessions.sessions(player.id).await {
         Ok(list) => list,
         Err(e) => return ApiError::store(&e).into_response(),
     };
@@ -481,7 +497,8 @@ async fn end_session(
     };
     match app
         .ctx
-        .store
+        .stores
+        .sessions
         .end_sessions(player.id, std::slice::from_ref(&hash))
         .await
     {
@@ -494,7 +511,7 @@ async fn end_session(
 }
 
 async fn new_session(State(app): State<App>, headers: HeaderMap) -> Response {
-    match session::identify(app.ctx.store.as_ref(), &headers).await {
+    match session::identify(app.ctx.stores.sessions.as_ref(), &headers).await {
         Ok((player, token)) => {
             let mut response = player_json(player);
             if let Some(token) = token {
@@ -508,7 +525,7 @@ async fn new_session(State(app): State<App>, headers: HeaderMap) -> Response {
 }
 
 /// A session's player as the answer.
-fn player_json(player: crate::store::Player) -> Response {
+fn player_json(player: crate::account::store::Player) -> Response {
     Json(session::view_of(&player)).into_response()
 }
 
@@ -535,7 +552,7 @@ async fn rotate_session(State(app): State<App>, headers: HeaderMap) -> Response 
     let Some(token) = session::token_of(&headers) else {
         return unknown().into_response();
     };
-    match session::rotate(app.ctx.store.as_ref(), &token).await {
+    match session::rotate(app.ctx.stores.sessions.as_ref(), &token).await {
         Ok(Some((player, new))) => {
             // Connections opened with the old token end with it.
             app.ctx.sessions.close_all(&session::hash_token(&token));

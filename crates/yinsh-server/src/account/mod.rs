@@ -3,6 +3,8 @@
 
 pub(crate) mod http;
 pub mod session;
+pub(crate) mod sql;
+pub mod store;
 pub mod token;
 pub(crate) mod token_http;
 

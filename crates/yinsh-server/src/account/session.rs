@@ -9,7 +9,8 @@ use std::sync::{Arc, Mutex};
 use sha2::{Digest, Sha256};
 use tokio::sync::Notify;
 
-use crate::store::{Player, Store, StoreError, StoreErrorKind, StoreResult};
+use crate::account::store::{Player, SessionStore};
+use crate::store::{StoreError, StoreErrorKind, StoreResult};
 
 /// The open WebSocket connections of each session, by token hash: a rotation closes
 /// the ones opened with the old token.
@@ -207,7 +208,7 @@ pub fn session_token(headers: &HeaderMap, new: Option<&str>) -> Option<String> {
 /// The player of a request's session, or a new guest with a new session. The second
 /// value is the new token to hand out, if one was made.
 pub async fn identify(
-    store: &dyn Store,
+    store: &dyn SessionStore,
     headers: &HeaderMap,
 ) -> StoreResult<(Player, Option<String>)> {
     identify_with(store, headers, guest_name).await
@@ -216,7 +217,7 @@ pub async fn identify(
 /// [`identify`], with the names a new guest tries taken from `names` instead of at
 /// random.
 pub async fn identify_with(
-    store: &dyn Store,
+    store: &dyn SessionStore,
     headers: &HeaderMap,
     names: impl FnMut() -> String + Send,
 ) -> StoreResult<(Player, Option<String>)> {
@@ -235,7 +236,7 @@ pub async fn identify_with(
 /// case): a taken one is a [`StoreErrorKind::Conflict`] and the next name is tried, up
 /// to [`GUEST_NAME_TRIES`] names; after that, a conflict that says so.
 pub async fn new_guest(
-    store: &dyn Store,
+    store: &dyn SessionStore,
     token_hash: &str,
     mut names: impl FnMut() -> String + Send,
 ) -> StoreResult<Player> {
@@ -260,7 +261,10 @@ pub async fn new_guest(
 /// the new token, or `None` when `token` is no session (unknown, or rotated already).
 /// A stolen token stops working once its owner rotates; connections already open keep
 /// their player until they close.
-pub async fn rotate(store: &dyn Store, token: &str) -> StoreResult<Option<(Player, String)>> {
+pub async fn rotate(
+    store: &dyn SessionStore,
+    token: &str,
+) -> StoreResult<Option<(Player, String)>> {
     let new = new_token();
     let player = store
         .rotate_session(&hash_token(token), &hash_token(&new))

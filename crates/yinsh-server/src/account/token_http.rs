@@ -14,10 +14,10 @@ use axum::{Json, Router};
 use crate::account::http::no_store;
 use crate::account::http::{read_body, registered};
 use crate::account::session::hash_token;
+use crate::account::store::{Player, TokenRecord};
 use crate::account::token::{self, TOKENS_PER_ACCOUNT};
 use crate::http::{ApiError, App};
 use crate::protocol::{NewToken, TokenRequest, TokenView};
-use crate::store::{Player, TokenRecord};
 
 /// The token routes (merged into the API router).
 pub(crate) fn routes() -> Router<App> {
@@ -56,7 +56,8 @@ pub(crate) async fn bearer(
     }
     let found = match app
         .ctx
-        .store
+        .stores
+        .tokens
         .use_token(&hash_token(given), crate::now_ms())
         .await
     {
@@ -85,7 +86,7 @@ async fn list(State(app): State<App>, headers: HeaderMap) -> Response {
         Ok(found) => found,
         Err(response) => return response,
     };
-    match app.ctx.store.tokens(player.id).await {
+    match app.ctx.stores.tokens.tokens(player.id).await {
         Ok(tokens) => {
             let mut response = Json(tokens.iter().map(view_of).collect::<Vec<_>>()).into_response();
             no_store(&mut response);
@@ -117,8 +118,8 @@ async fn create(
         Ok(checked) => checked,
         Err(reason) => return ApiError::new(StatusCode::BAD_REQUEST, reason).into_response(),
     };
-    let store = app.ctx.store.as_ref();
-    match store.tokens(player.id).await {
+    let stores = &app.ctx.stores;
+    match stores.tokens.tokens(player.id).await {
         Ok(held) if held.len() >= TOKENS_PER_ACCOUNT => {
             return ApiError::new(
                 StatusCode::CONFLICT,
@@ -130,7 +131,8 @@ async fn create(
         Err(e) => return ApiError::store(&e).into_response(),
     }
     let secret = token::new_token();
-    match store
+    match stores
+        .tokens
         .create_token(
             player.id,
             &name,
@@ -171,7 +173,7 @@ async fn revoke(State(app): State<App>, headers: HeaderMap, Path(id): Path<Strin
     let Ok(id) = id.parse::<i64>() else {
         return not_found();
     };
-    match app.ctx.store.revoke_token(player.id, id).await {
+    match app.ctx.stores.tokens.revoke_token(player.id, id).await {
         Ok(true) => Json(serde_json::json!({})).into_response(),
         Ok(false) => not_found(),
         Err(e) => ApiError::store(&e).into_response(),

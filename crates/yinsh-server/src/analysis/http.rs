@@ -11,10 +11,10 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::Deserialize;
 
+use crate::analysis::store::{JobState, Lease};
 use crate::analysis::{self, Refused, state_view, work_job};
 use crate::http::{ApiError, App, same_origin};
 use crate::protocol::{AnalysisState, WorkResult};
-use crate::store::{JobState, Lease};
 use crate::vocab::GameId;
 
 /// The largest result a worker may hand in: the views of a long game with their lines.
@@ -64,9 +64,9 @@ async fn request_analysis(
     let Some(game) = game_id(&id) else {
         return ApiError::not_found().into_response();
     };
-    let store = app.ctx.store.as_ref();
+    let stores = &app.ctx.stores;
     let now = crate::now_ms();
-    let mut job = match store.request_analysis(game, now).await {
+    let mut job = match stores.analyses.request_analysis(game, now).await {
         Ok(Some(job)) => job,
         Ok(None) => return ApiError::not_found().into_response(),
         Err(e) => return ApiError::store(&e).into_response(),
@@ -74,7 +74,8 @@ async fn request_analysis(
     // Made by an older engine or with other settings: made anew.
     if analysis::outdated(&job, app.ctx.analysis_nodes) {
         let (engine, settings) = (job.engine.clone(), job.settings.clone());
-        job = match store
+        job = match stores
+            .analyses
             .analyse_again(
                 game,
                 engine.as_deref().unwrap_or_default(),
@@ -108,14 +109,14 @@ async fn read_analysis(State(app): State<App>, Path(id): Path<String>) -> Respon
 }
 
 async fn read(app: &App, game: GameId, status: StatusCode) -> Response {
-    let store = app.ctx.store.as_ref();
-    let job = match store.analysis_job(game).await {
+    let stores = &app.ctx.stores;
+    let job = match stores.analyses.analysis_job(game).await {
         Ok(Some(job)) => job,
         Ok(None) => return no_analysis(),
         Err(e) => return ApiError::store(&e).into_response(),
     };
     let stored = match job.state {
-        JobState::Done => match store.game(game).await {
+        JobState::Done => match stores.games.game(game).await {
             Ok(g) => g,
             Err(e) => return ApiError::store(&e).into_response(),
         },
@@ -252,17 +253,19 @@ async fn acquire_for(
             ),
         ));
     }
-    let store = app.ctx.store.as_ref();
+    let stores = &app.ctx.stores;
     let lease = lease(app, worker);
     loop {
-        let Some(job) = store
+        let Some(job) = stores
+            .analyses
             .acquire_analysis(&lease)
             .await
             .map_err(|e| ApiError::store(&e))?
         else {
             return Ok(StatusCode::NO_CONTENT.into_response());
         };
-        let Some(game) = store
+        let Some(game) = stores
+            .games
             .game(job.game)
             .await
             .map_err(|e| ApiError::store(&e))?
@@ -276,7 +279,7 @@ async fn acquire_for(
             }
             Err(e) => {
                 tracing::error!(game = %job.game, "a game to analyse cannot be read: {e}");
-                let _ = store.abandon_analysis(job.game, worker).await;
+                let _ = stores.analyses.abandon_analysis(job.game, worker).await;
             }
         }
     }
@@ -313,8 +316,9 @@ async fn progress_of(
         return Err(bad("done is at most total"));
     }
     let lease = lease(app, worker);
-    let store = app.ctx.store.as_ref();
-    let held = store
+    let stores = &app.ctx.stores;
+    let held = stores
+        .analyses
         .analysis_progress(game, &lease, body.done, body.total)
         .await
         .map_err(|e| ApiError::store(&e))?;

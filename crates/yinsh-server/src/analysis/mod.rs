@@ -10,6 +10,8 @@
 pub(crate) mod board_http;
 pub(crate) mod http;
 pub mod live;
+pub(crate) mod sql;
+pub mod store;
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -22,12 +24,13 @@ use yinsh_engine::search::Searcher;
 use yinsh_engine::{Limits, Score};
 
 use crate::Ctx;
+use crate::analysis::store::{AnalysisDone, AnalysisJob, JobState, Lease};
+use crate::game::store::StoredGame;
 use crate::game::{replay_stored, start_of};
 use crate::protocol::{
     ActionAnalysis, AnalysisResult, AnalysisState, AnalysisSummary, EvalView, Pair, ServerMessage,
     WorkJob, WorkResult, WorkView,
 };
-use crate::store::{AnalysisDone, AnalysisJob, JobState, Lease, StoredGame};
 use crate::table::to_text;
 use crate::vocab::GameId;
 
@@ -366,14 +369,16 @@ pub async fn submit(
     worker: &str,
     result: &WorkResult,
 ) -> Result<AnalysisJob, Refused> {
-    let store = ctx.store.as_ref();
-    let job = store
+    let stores = &ctx.stores;
+    let job = stores
+        .analyses
         .analysis_job(game)
         .await
         .map_err(|_| Refused::Store)?
         .filter(|j| j.state == JobState::Running && j.worker.as_deref() == Some(worker))
         .ok_or(Refused::NotHeld)?;
-    let stored = store
+    let stored = stores
+        .games
         .game(game)
         .await
         .map_err(|_| Refused::Store)?
@@ -398,7 +403,8 @@ pub async fn submit(
         result: &views,
         at: crate::now_ms(),
     };
-    if !store
+    if !stores
+        .analyses
         .finish_analysis(game, worker, &done)
         .await
         .map_err(|_| Refused::Store)?
@@ -417,7 +423,7 @@ pub async fn submit(
 /// Gives back the jobs this server's in-process workers held when it stopped, then
 /// starts `n` of them, each analysing with `nodes` a position on one engine thread.
 pub async fn start_workers(ctx: &Ctx, n: usize, nodes: u64) {
-    match ctx.store.release_analysis(LOCAL).await {
+    match ctx.stores.analyses.release_analysis(LOCAL).await {
         Ok(0) | Err(_) => {}
         Ok(n) => tracing::info!("{n} analyses left running by the last run wait again"),
     }
@@ -438,7 +444,7 @@ async fn work(ctx: Ctx, name: String, nodes: u64) {
             now,
             until: now + ctx.analysis_lease.as_millis() as i64,
         };
-        let job = match ctx.store.acquire_analysis(&lease).await {
+        let job = match ctx.stores.analyses.acquire_analysis(&lease).await {
             Ok(Some(job)) => job,
             Ok(None) | Err(_) => {
                 let _ = tokio::time::timeout(LOOK_AGAIN, ctx.analysis.queued.notified()).await;
@@ -447,7 +453,7 @@ async fn work(ctx: Ctx, name: String, nodes: u64) {
         };
         if let Err(e) = run(&ctx, &name, job.clone(), nodes).await {
             tracing::warn!(game = %job.game, "analysis failed: {e}");
-            let _ = ctx.store.abandon_analysis(job.game, &name).await;
+            let _ = ctx.stores.analyses.abandon_analysis(job.game, &name).await;
         }
     }
 }
@@ -455,7 +461,8 @@ async fn work(ctx: Ctx, name: String, nodes: u64) {
 /// Analyses `job` here, reporting progress, and hands the result in.
 async fn run(ctx: &Ctx, name: &str, mut job: AnalysisJob, nodes: u64) -> Result<(), String> {
     let game = ctx
-        .store
+        .stores
+        .games
         .game(job.game)
         .await
         .map_err(|e| e.to_string())?
@@ -483,7 +490,8 @@ async fn run(ctx: &Ctx, name: &str, mut job: AnalysisJob, nodes: u64) -> Result<
         };
         let (done, total) = (done as u32, total as u32);
         if let Ok(false) = ctx
-            .store
+            .stores
+            .analyses
             .analysis_progress(job.game, &lease, done, total)
             .await
         {

@@ -8,8 +8,11 @@ use serde_json::{Value, json};
 use yinsh::ByColor;
 use yinsh::notation::record::{GameResult, Record, Termination};
 
+use crate::account::store::BotAccounts;
+use crate::archive::store::ArchiveQuery;
+use crate::game::store::StoredGame;
 use crate::game::{record_of, replay_stored, result_view, start_of, turn_clocks};
-use crate::store::{ArchiveQuery, BotAccounts, Store, StoreResult, StoredGame};
+use crate::store::{StoreResult, Stores};
 use crate::vocab::{Level, PlayerId};
 
 /// Games read from the store at a time.
@@ -129,7 +132,7 @@ pub struct ExportQuery {
 /// The archived games an export takes, read a page at a time, newest first: each with
 /// its actions and which of its seats were bot accounts.
 pub struct Games<'a> {
-    store: &'a dyn Store,
+    stores: &'a Stores,
     query: ExportQuery,
     /// The page being given, from its end.
     page: Vec<StoredGame>,
@@ -141,10 +144,10 @@ pub struct Games<'a> {
 }
 
 impl<'a> Games<'a> {
-    /// The games of `query` in `store`.
-    pub fn new(store: &'a dyn Store, query: ExportQuery) -> Games<'a> {
+    /// The games of `query` in `stores`.
+    pub fn new(stores: &'a Stores, query: ExportQuery) -> Games<'a> {
         Games {
-            store,
+            stores,
             query,
             page: Vec::new(),
             bots: BotAccounts::default(),
@@ -178,7 +181,7 @@ impl<'a> Games<'a> {
             {
                 continue;
             }
-            let Some(game) = self.store.game(listed.id).await? else {
+            let Some(game) = self.stores.games.game(listed.id).await? else {
                 continue;
             };
             let flags = self.bots.seats(&game.game);
@@ -190,7 +193,8 @@ impl<'a> Games<'a> {
     /// Reads the next page (none left: done).
     async fn fill(&mut self) -> StoreResult<()> {
         let page = self
-            .store
+            .stores
+            .archive
             .archive(&ArchiveQuery {
                 player: None,
                 player_id: self.query.player,
@@ -206,7 +210,11 @@ impl<'a> Games<'a> {
             return Ok(());
         }
         self.offset += page.games.len() as u32;
-        self.bots = BotAccounts::of(self.store, page.games.iter().map(|g| &g.game)).await?;
+        self.bots = BotAccounts::of(
+            self.stores.accounts.as_ref(),
+            page.games.iter().map(|g| &g.game),
+        )
+        .await?;
         self.page = page.games;
         self.page.reverse();
         Ok(())

@@ -89,7 +89,7 @@ async fn export(
     };
     let player = match params.player.as_deref().filter(|t| !t.is_empty()) {
         None => None,
-        Some(name) => match app.ctx.store.player_named(name).await {
+        Some(name) => match app.ctx.stores.accounts.player_named(name).await {
             Ok(Some(info)) => Some(info.player.id),
             Ok(None) => {
                 return ApiError::new(StatusCode::NOT_FOUND, "no such player").into_response();
@@ -119,10 +119,10 @@ async fn export(
     // The first game is read before the answer: a store that fails then is a 503, not
     // an empty export.
     let (first_tx, first_rx) = oneshot::channel::<Result<(), ApiError>>();
-    let store = app.ctx.store.clone();
+    let stores = app.ctx.stores.clone();
     tokio::spawn(async move {
         let _slot = slot;
-        let mut games = Games::new(store.as_ref(), query);
+        let mut games = Games::new(&stores, query);
         let mut first = Some(first_tx);
         loop {
             let next = games.next().await;

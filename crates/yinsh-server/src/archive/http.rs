@@ -12,11 +12,13 @@ use serde::Deserialize;
 use yinsh::notation::record::GameResult;
 
 use crate::account::session;
+use crate::account::store::BotAccounts;
 use crate::archive::export::stored_result;
+use crate::archive::store::ArchiveQuery;
+use crate::game::store::StoredGame;
 use crate::game::{frame, replay_stored, result_view};
 use crate::http::{ApiError, App};
 use crate::protocol::{ArchiveEntry, ArchivePage, ArchivedAction, ArchivedGame, StageName};
-use crate::store::{ArchiveQuery, BotAccounts, StoredGame};
 use crate::vocab::{GameId, Level};
 
 /// The archive's routes.
@@ -122,10 +124,11 @@ async fn archive(
         Ok(q) => q,
         Err(e) => return e.into_response(),
     };
-    let store = app.ctx.store.as_ref();
+    let stores = &app.ctx.stores;
     let page = async {
-        let list = store.archive(&query).await?;
-        let bots = BotAccounts::of(store, list.games.iter().map(|g| &g.game)).await?;
+        let list = stores.archive.archive(&query).await?;
+        let bots =
+            BotAccounts::of(stores.accounts.as_ref(), list.games.iter().map(|g| &g.game)).await?;
         let games = list
             .games
             .iter()
@@ -145,7 +148,7 @@ async fn archive(
 
 /// The archive's entry for a finished game; `bots` knows its seats' bot accounts.
 pub(crate) fn entry(g: &StoredGame, actions: u32, bots: &BotAccounts) -> Option<ArchiveEntry> {
-    let imported = g.game.table_id == crate::store::IMPORTED;
+    let imported = g.game.table_id == crate::game::store::IMPORTED;
     let title = |bot: bool| bot.then(|| "BOT".to_owned());
     let bot = bots.seats(&g.game);
     Some(ArchiveEntry {
@@ -179,7 +182,7 @@ fn unreadable() -> ApiError {
 /// A finished, logged game.
 async fn finished(app: &App, id: &str) -> Result<(StoredGame, GameResult), ApiError> {
     let id: i64 = id.parse().map_err(|_| ApiError::not_found())?;
-    let game = match app.ctx.store.game(GameId(id)).await {
+    let game = match app.ctx.stores.games.game(GameId(id)).await {
         Ok(Some(g)) => g,
         Ok(None) => return Err(ApiError::not_found()),
         Err(e) => return Err(ApiError::store(&e)),
@@ -192,7 +195,7 @@ async fn finished(app: &App, id: &str) -> Result<(StoredGame, GameResult), ApiEr
 
 /// The bot accounts seated at `game`.
 async fn seat_bots(app: &App, game: &StoredGame) -> Result<BotAccounts, ApiError> {
-    BotAccounts::of(app.ctx.store.as_ref(), [&game.game])
+    BotAccounts::of(app.ctx.stores.accounts.as_ref(), [&game.game])
         .await
         .map_err(|e| ApiError::store(&e))
 }

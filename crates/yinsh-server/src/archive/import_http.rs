@@ -12,11 +12,12 @@ use axum::{Json, Router};
 use yinsh::notation::record::Record;
 
 use crate::account::session::{hash_token, token_of};
+use crate::account::store::Player;
 use crate::analysis::board_http::{RECORD_LIMIT, read_record};
 use crate::archive::http::day_start;
+use crate::game::store::{IMPORTED, NewGame, SeatRecord, StoredAction, StoredResult};
 use crate::http::{ApiError, App, same_origin};
 use crate::protocol::{Pair, TableOptions, TimeSetting, VariantName};
-use crate::store::{IMPORTED, NewGame, Player, SeatRecord, StoredAction, StoredResult};
 
 /// The longest player name kept from a record, in characters.
 pub const NAME_MAX: usize = 40;
@@ -130,7 +131,13 @@ async fn requester(app: &App, headers: &HeaderMap) -> Result<Player, Response> {
     }
     let no_session = || ApiError::new(StatusCode::UNAUTHORIZED, "not logged in").into_response();
     let token = token_of(headers).ok_or_else(no_session)?;
-    match app.ctx.store.session_info(&hash_token(&token)).await {
+    match app
+        .ctx
+        .stores
+        .sessions
+        .session_info(&hash_token(&token))
+        .await
+    {
         Ok(Some(info)) => Ok(info.player),
         Ok(None) => Err(no_session()),
         Err(e) => Err(ApiError::store(&e).into_response()),
@@ -170,7 +177,13 @@ async fn import(
         Ok(found) => found,
         Err(e) => return bad(e),
     };
-    match app.ctx.store.import_game(&game, &actions, &result).await {
+    match app
+        .ctx
+        .stores
+        .archive
+        .import_game(&game, &actions, &result)
+        .await
+    {
         Ok(id) => (
             StatusCode::CREATED,
             Json(serde_json::json!({ "id": id.0, "replay": format!("#/replay/{}", id.0) })),

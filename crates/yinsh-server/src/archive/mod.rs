@@ -5,3 +5,5 @@ pub mod export;
 pub(crate) mod export_http;
 pub(crate) mod http;
 pub(crate) mod import_http;
+pub(crate) mod sql;
+pub mod store;

@@ -28,6 +28,7 @@ use serde::Deserialize;
 use tokio::sync::{Notify, mpsc};
 
 use crate::Ctx;
+use crate::account::store::Player;
 use crate::account::token_http::bearer;
 use crate::bot::{EventGame, EventLine, GameStream, event_lines};
 use crate::cluster::route::Router as NodeRouter;
@@ -38,7 +39,6 @@ use crate::protocol::{
     TimeSetting, VariantName,
 };
 use crate::refusal::Refusal;
-use crate::store::Player;
 use crate::table::{Conn, Request as TableRequest, TableHandle};
 
 /// A keep-alive line (empty) this often on a stream with nothing to say, so that
@@ -165,7 +165,7 @@ impl Place {
         let router = ctx.router.clone()?;
         let node = match ctx.lobby.remote_owner(table) {
             Some(node) => node,
-            None => ctx.store.table_owner(table).await.ok()??.node,
+            None => ctx.stores.leases.table_owner(table).await.ok()??.node,
         };
         (node != router.node()).then(|| Place::There {
             router,
@@ -284,7 +284,7 @@ async fn upgrade(State(app): State<App>, headers: HeaderMap) -> Response {
     if player.bot {
         return refused(StatusCode::BAD_REQUEST, "this account is a bot already");
     }
-    match app.ctx.store.upgrade_to_bot(player.id).await {
+    match app.ctx.stores.accounts.upgrade_to_bot(player.id).await {
         Ok(true) => ok(),
         Ok(false) => refused(
             StatusCode::BAD_REQUEST,

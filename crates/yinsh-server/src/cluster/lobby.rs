@@ -14,10 +14,10 @@ use tokio::sync::mpsc;
 
 use super::bus::{Bus, BusError, Delivery};
 use crate::Ctx;
+use crate::account::store::Player;
 use crate::lobby::Change;
 use crate::lobby::online::Presence;
 use crate::protocol::{ChallengeView, SeekView, TableSummary};
-use crate::store::Player;
 
 /// The channel every node hears.
 pub const LOBBY: &str = "lobby";

@@ -4,11 +4,13 @@
 //! message bus between them ([`bus`]). Each table is owned by one node at a time: the
 //! ownership is a row of the store (`table_owners`) whose lease is its owner's row in
 //! `cluster_nodes`, renewed while the node lives (see
-//! [`Store::renew_node`](crate::store::Store::renew_node) and
-//! [`Store::take_over`](crate::store::Store::take_over)). `docs/scaling.md` describes
+//! [`LeaseStore::renew_node`](store::LeaseStore::renew_node) and
+//! [`LeaseStore::take_over`](store::LeaseStore::take_over)). `docs/scaling.md` describes
 //! the design.
 
 pub mod bus;
 pub mod lobby;
 pub mod node;
 pub mod route;
+pub(crate) mod sql;
+pub mod store;

@@ -14,8 +14,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::Ctx;
+use crate::cluster::store::{Fence, TableOwner};
 use crate::refusal::Refusal;
-use crate::store::{Fence, StoreResult, TableOwner};
+use crate::store::StoreResult;
 use crate::vocab::TableId;
 
 /// How long a node's lease holds after it was renewed: a node that dies has its tables
@@ -117,7 +118,7 @@ pub async fn new_table_id(ctx: &Ctx) -> Result<(TableId, Option<Fence>), Refusal
         let Some(node) = &ctx.node else {
             return Ok((id, None));
         };
-        match ctx.store.claim_table(id.as_str(), &node.id).await {
+        match ctx.stores.leases.claim_table(id.as_str(), &node.id).await {
             // A claimed table starts at incarnation 1.
             Ok(true) => {
                 let fence = fence(ctx, id.as_str(), 1);
@@ -138,9 +139,9 @@ pub fn released(ctx: &Ctx, table: &TableId) {
     let Some(node) = ctx.node.clone() else {
         return;
     };
-    let (store, table) = (ctx.store.clone(), table.to_string());
+    let (leases, table) = (ctx.stores.leases.clone(), table.to_string());
     tokio::spawn(async move {
-        if let Err(e) = store.release_table(&table, &node.id).await {
+        if let Err(e) = leases.release_table(&table, &node.id).await {
             // The row stays: once this node's lease ends another node finds no game
             // there and lets the id go.
             tracing::warn!(table, "cannot let go of a closed table: {e}");
@@ -160,11 +161,14 @@ pub async fn adopt(ctx: &Ctx, owners: &[TableOwner]) -> StoreResult<usize> {
         .filter(|o| ctx.lobby.get(&o.table).is_none())
         .map(|o| o.table.clone())
         .collect();
-    let games = ctx.store.unfinished_games_at(&tables).await?;
+    let games = ctx.stores.games.unfinished_games_at(&tables).await?;
     let opened = crate::restore_games(ctx, &games, owners).await?;
     for owner in owners {
         if tables.contains(&owner.table) && !opened.contains(&owner.table) {
-            ctx.store.release_table(&owner.table, &owner.node).await?;
+            ctx.stores
+                .leases
+                .release_table(&owner.table, &owner.node)
+                .await?;
             ctx.lobby.let_go(&owner.previous, &owner.table);
         }
     }
@@ -179,7 +183,7 @@ async fn evict_lost(ctx: &Ctx, node: &Node) {
     // The list first: a table opened after it was made is claimed already, and not
     // looked at.
     let running = ctx.lobby.local_list();
-    let owned = match ctx.store.tables_of(&node.id).await {
+    let owned = match ctx.stores.leases.tables_of(&node.id).await {
         Ok(owned) => owned,
         Err(e) => {
             tracing::warn!(node = node.id, "cannot check the tables' ownership: {e}");
@@ -198,7 +202,8 @@ async fn evict_lost(ctx: &Ctx, node: &Node) {
 
 /// Renews this node's lease now; `Err` when the store does not answer.
 pub async fn renew(ctx: &Ctx, node: &Node) -> StoreResult<()> {
-    ctx.store
+    ctx.stores
+        .leases
         .renew_node(&node.id, ctx.epoch, LEASE.as_millis() as i64)
         .await
 }
@@ -229,7 +234,12 @@ pub fn start(ctx: Ctx, node: Arc<Node>) {
                 evict_lost(&ctx, &node).await;
             }
             if node.settled() {
-                match ctx.store.take_over(&node.id, false, TAKE_AT_ONCE).await {
+                match ctx
+                    .stores
+                    .leases
+                    .take_over(&node.id, false, TAKE_AT_ONCE)
+                    .await
+                {
                     Ok(owners) => unadopted.extend(owners),
                     Err(e) => tracing::warn!(node = node.id, "cannot take tables over: {e}"),
                 }

@@ -31,10 +31,10 @@ use serde::{Deserialize, Serialize};
 use tokio::sync::mpsc;
 
 use super::bus::{Bus, Delivery};
+use crate::account::store::Player;
 use crate::i18n::Lang;
 use crate::lobby::online::{Elsewhere, Presence};
 use crate::protocol::Request;
-use crate::store::Player;
 use crate::table::Conn;
 use crate::vocab::PlayerId;
 use crate::{Config, Ctx};
@@ -232,7 +232,7 @@ impl Router {
 
     /// Starts hearing the other nodes and looking after the connections and relays.
     pub async fn start(self: &Arc<Router>, ctx: Ctx, config: Config) -> anyhow::Result<()> {
-        self.set_alive(ctx.store.live_nodes().await?);
+        self.set_alive(ctx.stores.leases.live_nodes().await?);
         let mut sub = self.bus.subscribe(&[route_channel(&self.node)]).await?;
         let router = self.clone();
         let (hear_ctx, hear_config) = (ctx.clone(), config);
@@ -569,7 +569,7 @@ impl Router {
                 Some(owner) if owner == node => {}
                 Some(_) => moved.push((conn, table)),
                 // Not listed (yet, or any more): the store says.
-                None => match ctx.store.table_owner(&table).await {
+                None => match ctx.stores.leases.table_owner(&table).await {
                     Ok(Some(owner)) if owner.node == node => {}
                     Ok(_) => moved.push((conn, table)),
                     Err(_) => {}
@@ -602,7 +602,7 @@ impl Router {
         if ctx.node.as_ref().is_some_and(|n| !n.settled()) {
             return;
         }
-        let Ok(alive) = ctx.store.live_nodes().await else {
+        let Ok(alive) = ctx.stores.leases.live_nodes().await else {
             return;
         };
         let before: HashSet<String> = self

@@ -1,6 +1,8 @@
 //! One game at a table: the position, the actions played, the clocks and the result.
 //! Pure state: the table actor decides, stores and broadcasts.
 
+pub(crate) mod sql;
+pub mod store;
 use std::time::Duration;
 
 use tokio::time::Instant;
@@ -8,11 +10,11 @@ use yinsh::notation::date::record_date;
 use yinsh::notation::record::{GameResult, Record, TimeControl};
 use yinsh::{Action, ByColor, Color, Point, Position, Rules, Stage};
 
+use crate::game::store::StoredAction;
 use crate::protocol::{
     BoardView, ClockView, Frame, GameView, Pair, RatingDiff, ResultView, SeatColor, StageName,
     TableOptions, VariantName,
 };
-use crate::store::StoredAction;
 use crate::vocab::GameId;
 
 /// The rules a table's options describe.

@@ -138,7 +138,7 @@ async fn metrics(State(ctx): State<Ctx>) -> Response {
     // A scrape does not wait for a store that does not answer: the queue keeps its
     // last value meanwhile.
     let wait = std::time::Duration::from_secs(2);
-    let queue = tokio::time::timeout(wait, ctx.store.analysis_queue())
+    let queue = tokio::time::timeout(wait, ctx.stores.analyses.analysis_queue())
         .await
         .ok()
         .and_then(Result::ok);
@@ -293,7 +293,7 @@ async fn health(State(app): State<App>) -> Response {
     if let Some(leaving) = leaving(&app) {
         return leaving;
     }
-    match app.ctx.store.ping().await {
+    match app.ctx.stores.database.ping().await {
         Ok(()) => Json(serde_json::json!({
             "status": "ok",
             "tables": app.ctx.lobby.len(),
@@ -410,7 +410,8 @@ async fn upgrade(
         )
         .into_response();
     }
-    let (player, token) = match session::identify(app.ctx.store.as_ref(), &headers).await {
+    let (player, token) = match session::identify(app.ctx.stores.sessions.as_ref(), &headers).await
+    {
         Ok(x) => x,
         Err(e) => return ApiError::store(&e).into_response(),
     };

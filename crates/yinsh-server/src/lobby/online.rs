@@ -10,7 +10,7 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, OnceLock};
 
-use crate::store::Player;
+use crate::account::store::Player;
 use crate::table::Conn;
 use crate::vocab::PlayerId;
 
@@ -246,7 +246,7 @@ impl Online {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::Player;
+    use crate::account::store::Player;
 
     fn conn(id: u64, player: i64, name: &str) -> (Conn, tokio::sync::mpsc::Receiver<Arc<str>>) {
         let (tx, rx) = tokio::sync::mpsc::channel(4);

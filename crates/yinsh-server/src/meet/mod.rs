@@ -23,10 +23,10 @@ use yinsh::Color;
 
 use crate::Ctx;
 use crate::account::session::{is_guest_name, view_of};
+use crate::account::store::Player;
 use crate::i18n::Msg;
 use crate::protocol::{ChallengeView, SeatColor, SeekView, ServerMessage, TableOptions};
 use crate::refusal::Refusal;
-use crate::store::Player;
 use crate::table::{self, Conn, to_text};
 
 /// Rated seeks are paired when the ratings are this close...
@@ -591,7 +591,7 @@ async fn fair_colors(ctx: &Ctx, a: Player, b: Player) -> (Player, Player) {
             .map(|c| if *c == Color::White { 1 } else { -1 })
             .sum()
     };
-    let history = |p: &Player| ctx.store.recent_colors(p.id, COLOR_HISTORY);
+    let history = |p: &Player| ctx.stores.games.recent_colors(p.id, COLOR_HISTORY);
     let (ha, hb) = (history(&a).await, history(&b).await);
     let (ba, bb) = (
         balance(ha.unwrap_or_default()),
@@ -615,7 +615,12 @@ async fn rating_of(ctx: &Ctx, player: &Player, options: &TableOptions) -> (f64, 
     ) else {
         return (start.rating, true);
     };
-    let ratings = ctx.store.ratings(player.id).await.unwrap_or_default();
+    let ratings = ctx
+        .stores
+        .ratings
+        .ratings(player.id)
+        .await
+        .unwrap_or_default();
     match ratings.iter().find(|r| r.category == category) {
         Some(r) => {
             let now = r.rating.at(crate::now_ms());

@@ -11,13 +11,14 @@ use axum::routing::get;
 use axum::{Json, Router};
 use serde::Deserialize;
 
+use crate::account::store::BotAccounts;
 use crate::archive::http::entry;
+use crate::archive::store::ArchiveQuery;
 use crate::http::{ApiError, App};
 use crate::protocol::{
     EngineLevel, HeadToHead, Leaderboard, LeaderboardEntry, PlayerProfile, RatingPointView,
 };
 use crate::rating::{CATEGORIES, LEADERBOARD_DEVIATION, LEADERBOARD_GAMES};
-use crate::store::{ArchiveQuery, BotAccounts};
 
 /// The latest games a player's page lists.
 const RECENT_GAMES: u32 = 20;
@@ -92,30 +93,37 @@ async fn player(
     if crate::account::check_name(&name).is_err() {
         return no_player();
     }
-    let store = app.ctx.store.as_ref();
+    let stores = &app.ctx.stores;
     let result = async {
-        let Some(info) = store.player_named(&name).await? else {
+        let Some(info) = stores.accounts.player_named(&name).await? else {
             return Ok(None);
         };
         let id = info.player.id;
         let now = crate::now_ms();
-        let ratings = store.ratings(id).await?;
-        let history = store.rating_history(id).await?;
-        let games = store
+        let ratings = stores.ratings.ratings(id).await?;
+        let history = stores.ratings.rating_history(id).await?;
+        let games = stores
+            .archive
             .archive(&ArchiveQuery {
                 player_id: Some(id),
                 limit: RECENT_GAMES,
                 ..ArchiveQuery::default()
             })
             .await?;
-        let bots = BotAccounts::of(store, games.games.iter().map(|g| &g.game)).await?;
+        let bots = BotAccounts::of(
+            stores.accounts.as_ref(),
+            games.games.iter().map(|g| &g.game),
+        )
+        .await?;
         let other = match params.vs.as_deref() {
-            Some(vs) if crate::account::check_name(vs).is_ok() => store.player_named(vs).await?,
+            Some(vs) if crate::account::check_name(vs).is_ok() => {
+                stores.accounts.player_named(vs).await?
+            }
             _ => None,
         };
         let head_to_head = match other.filter(|o| o.player.id != id) {
             Some(o) => {
-                let t = store.head_to_head(id, o.player.id).await?;
+                let t = stores.ratings.head_to_head(id, o.player.id).await?;
                 Some(HeadToHead {
                     opponent: o.player.name,
                     wins: t.wins,
@@ -191,7 +199,8 @@ async fn leaderboard(
     for category in categories {
         let rows = match app
             .ctx
-            .store
+            .stores
+            .ratings
             .leaderboard(category, LEADERBOARD_DEVIATION, LEADERBOARD_GAMES, size)
             .await
         {

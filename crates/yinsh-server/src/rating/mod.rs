@@ -4,11 +4,17 @@
 //! and adds the ageing and the limits. Pure: the store keeps the numbers.
 
 pub(crate) mod http;
+pub(crate) mod sql;
+pub mod store;
 
 use skillratings::Outcomes;
 use skillratings::glicko2::{Glicko2Config, Glicko2Rating, glicko2};
 
+use yinsh::ByColor;
+
 use crate::protocol::{TableOptions, VariantName};
+use crate::rating::store::CategoryRating;
+use crate::vocab::PlayerId;
 
 /// A new player's rating.
 pub const START_RATING: f64 = 1500.0;
@@ -127,6 +133,75 @@ pub fn rate(white: &Rating, black: &Rating, score: Score, now_ms: i64) -> (Ratin
     (w.after(nw, now_ms), b.after(nb, now_ms))
 }
 
+impl Score {
+    /// White's score in a game won by `winner` (`white`, `black`; `None` or anything
+    /// else: a draw).
+    pub fn of_winner(winner: Option<&str>) -> Score {
+        match winner {
+            Some("white") => Score::White,
+            Some("black") => Score::Black,
+            _ => Score::Draw,
+        }
+    }
+}
+
+/// One seat of a finished game, as the rating rule sees it: the player, if a person sat
+/// there, and whether that player is a registered account.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RatedSeat {
+    /// The player (none: an engine seat).
+    pub player: Option<PlayerId>,
+    /// Whether the player is a registered account (a guest otherwise).
+    pub registered: bool,
+}
+
+/// The category a finished game rates its two players in, with their ids (White's,
+/// Black's): `None` when it rates nobody — a casual game, a guest or an engine at
+/// either seat, one player at both, or options that name no category (no clock).
+pub fn rated_in(
+    options: &TableOptions,
+    white: RatedSeat,
+    black: RatedSeat,
+) -> Option<(String, ByColor<PlayerId>)> {
+    if !options.rated || !white.registered || !black.registered {
+        return None;
+    }
+    let (white, black) = (white.player?, black.player?);
+    if white == black {
+        return None;
+    }
+    Some((category(options)?, ByColor { white, black }))
+}
+
+/// Both players' records in a category after a rated game that ended at `now_ms` with
+/// `score`: their ratings as [`rate`] makes them (one game more), and the game counted
+/// as a win, a draw or a loss of each.
+pub fn apply(
+    white: &CategoryRating,
+    black: &CategoryRating,
+    score: Score,
+    now_ms: i64,
+) -> ByColor<CategoryRating> {
+    let (w, b) = rate(&white.rating, &black.rating, score, now_ms);
+    let counted = |record: &CategoryRating, rating: Rating, own: Option<bool>| CategoryRating {
+        category: record.category.clone(),
+        rating,
+        wins: record.wins + u32::from(own == Some(true)),
+        draws: record.draws + u32::from(own.is_none()),
+        losses: record.losses + u32::from(own == Some(false)),
+    };
+    // Whether each won (`None`: a draw).
+    let (white_won, black_won) = match score {
+        Score::White => (Some(true), Some(false)),
+        Score::Black => (Some(false), Some(true)),
+        Score::Draw => (None, None),
+    };
+    ByColor {
+        white: counted(white, w, white_won),
+        black: counted(black, b, black_won),
+    }
+}
+
 /// How long a game of a time control is expected to last, in seconds: the initial time
 /// and the increments of 30 turns each (a YINSH game has about 30 ring moves a player).
 pub fn estimated_secs(minutes: u32, increment: u32) -> u32 {
@@ -214,7 +289,7 @@ pub fn category(options: &TableOptions) -> Option<String> {
 
 /// A rating as pages show it, aged to `now_ms`.
 pub fn view(
-    rating: &crate::store::CategoryRating,
+    rating: &crate::rating::store::CategoryRating,
     now_ms: i64,
 ) -> crate::protocol::CategoryRatingView {
     let now = rating.rating.at(now_ms);
@@ -233,6 +308,78 @@ pub fn view(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn timed(rated: bool) -> TableOptions {
+        TableOptions {
+            rated,
+            time: Some(crate::protocol::TimeSetting {
+                minutes: 10,
+                increment: 5,
+            }),
+            ..TableOptions::default()
+        }
+    }
+
+    #[test]
+    fn only_rated_games_between_two_accounts_rate() {
+        let account = |id| RatedSeat {
+            player: Some(PlayerId(id)),
+            registered: true,
+        };
+        let guest = RatedSeat {
+            player: Some(PlayerId(3)),
+            registered: false,
+        };
+        let engine = RatedSeat {
+            player: None,
+            registered: false,
+        };
+        let (category, players) = rated_in(&timed(true), account(1), account(2)).unwrap();
+        assert_eq!(category, "standard-rapid");
+        assert_eq!((players.white, players.black), (PlayerId(1), PlayerId(2)));
+        assert_eq!(rated_in(&timed(false), account(1), account(2)), None);
+        assert_eq!(rated_in(&timed(true), account(1), guest), None);
+        assert_eq!(rated_in(&timed(true), engine, account(2)), None);
+        assert_eq!(rated_in(&timed(true), account(1), account(1)), None);
+        let untimed = TableOptions {
+            time: None,
+            ..timed(true)
+        };
+        assert_eq!(rated_in(&untimed, account(1), account(2)), None);
+    }
+
+    #[test]
+    fn a_rated_game_counts_once_for_each_player() {
+        let record = |rating: f64, wins, draws, losses| CategoryRating {
+            category: "standard-rapid".to_owned(),
+            rating: Rating {
+                rating,
+                games: wins + draws + losses,
+                ..Rating::default()
+            },
+            wins,
+            draws,
+            losses,
+        };
+        let (w, b) = (record(1600.0, 3, 1, 2), record(1450.0, 0, 0, 1));
+        for (score, white, black) in [
+            (Score::White, (4, 1, 2), (0, 0, 2)),
+            (Score::Black, (3, 1, 3), (1, 0, 1)),
+            (Score::Draw, (3, 2, 2), (0, 1, 1)),
+        ] {
+            let after = apply(&w, &b, score, 1_000);
+            let (rw, rb) = rate(&w.rating, &b.rating, score, 1_000);
+            assert_eq!((after.white.rating, after.black.rating), (rw, rb));
+            let counts = |r: &CategoryRating| (r.wins, r.draws, r.losses);
+            assert_eq!(counts(&after.white), white, "{score:?}");
+            assert_eq!(counts(&after.black), black, "{score:?}");
+            assert_eq!(after.white.rating.games, 7);
+            assert_eq!(after.black.rating.games, 2);
+        }
+        assert_eq!(Score::of_winner(Some("white")), Score::White);
+        assert_eq!(Score::of_winner(Some("black")), Score::Black);
+        assert_eq!(Score::of_winner(None), Score::Draw);
+    }
 
     #[test]
     fn engine_ratings_follow_the_ladder() {

@@ -29,7 +29,9 @@ use sqlx::AnyPool;
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 
-use super::{Fence, NewGame, StoreError, StoreErrorKind, StoreResult, StoredAction};
+use super::{StoreError, StoreErrorKind, StoreResult};
+use crate::cluster::store::Fence;
+use crate::game::store::{NewGame, StoredAction};
 
 /// At most this many actions or games in one statement (six parameters an action, nine
 /// with a fence or for a game: far below the parameter limits of SQLite, 32,766, and
@@ -59,7 +61,7 @@ pub(super) struct Create {
 
 /// The queues of actions and of new games to store.
 #[derive(Debug, Clone)]
-pub(super) struct Batcher {
+pub(crate) struct Batcher {
     actions: mpsc::UnboundedSender<Insert>,
     games: mpsc::UnboundedSender<Create>,
 }
@@ -346,7 +348,7 @@ async fn create_games(target: &Target, games: Vec<Create>) {
 }
 
 /// The statement that inserts `rows` new games and gives back the id and table of each.
-pub(super) fn game_statement(rows: usize) -> String {
+pub(crate) fn game_statement(rows: usize) -> String {
     let mut sql = String::with_capacity(200 + rows * 60);
     sql.push_str(
         "INSERT INTO games (table_id, options, white_id, white_name, white_bot, \
@@ -366,7 +368,7 @@ pub(super) fn game_statement(rows: usize) -> String {
 }
 
 /// `query` with the nine columns of `game` (its options in JSON) bound next.
-pub(super) fn bind_game<'q>(query: Query<'q>, game: &'q NewGame, options: &'q str) -> Query<'q> {
+pub(crate) fn bind_game<'q>(query: Query<'q>, game: &'q NewGame, options: &'q str) -> Query<'q> {
     query
         .bind(game.table_id.as_str())
         .bind(options)

@@ -16,10 +16,13 @@ use super::core::{Commit, Committed, Core, Decision, Effects, Now, Reply, Reques
 use super::watchers::Watchers;
 use super::{Conn, TableHandle};
 use crate::Ctx;
+use crate::account::store::Player;
+use crate::cluster::store::Fence;
 use crate::game::result_view;
 use crate::protocol::{Command, ServerMessage, Since, TableEvent, TableSummary, TableView};
+use crate::rating::store::{Rated, rated_view};
 use crate::refusal::Refusal;
-use crate::store::{Fence, Outage, Player, Rated, StoreError, StoreErrorKind, rated_view};
+use crate::store::{Outage, StoreError, StoreErrorKind};
 use crate::vocab::{GameId, PlayerId};
 
 /// An empty table (nobody watching, no game running) closes after this.
@@ -388,10 +391,10 @@ impl Actor {
             self.write(commit, None, true);
             return;
         }
-        let (store, outage) = (self.ctx.store.clone(), self.ctx.outage.clone());
+        let (database, outage) = (self.ctx.stores.database.clone(), self.ctx.outage.clone());
         let (tx, rx) = oneshot::channel();
         let probing = async move {
-            let result = store.ping().await.map(|()| (None, None));
+            let result = database.ping().await.map(|()| (None, None));
             outage.observe(&result);
             let _ = tx.send(result);
         };
@@ -407,7 +410,7 @@ impl Actor {
 
     /// Runs `commit`, even while the store is known to be down when `anyway`.
     fn write(&mut self, commit: Commit, reply: Option<oneshot::Sender<Reply>>, anyway: bool) {
-        let (store, outage) = (self.ctx.store.clone(), self.ctx.outage.clone());
+        let (games, outage) = (self.ctx.stores.games.clone(), self.ctx.outage.clone());
         let fence = self.fence.clone();
         let metrics = self.ctx.metrics.clone();
         let (tx, rx) = oneshot::channel();
@@ -419,11 +422,11 @@ impl Actor {
             let started = std::time::Instant::now();
             let fence = fence.as_deref();
             let result = match &commit {
-                Commit::CreateGame(new) => store
+                Commit::CreateGame(new) => games
                     .create_game(new, fence)
                     .await
                     .map(|id| (Some(id), None)),
-                Commit::Game { game, write, log } => store
+                Commit::Game { game, write, log } => games
                     .write_game(*game, write, *log, fence)
                     .await
                     .map(|rated| (None, rated)),

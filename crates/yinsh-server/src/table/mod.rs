@@ -23,9 +23,11 @@ use self::core::{Core, Now, Reply};
 pub use self::core::{Request, settle_options, validate_options};
 pub use self::watchers::{BACKLOG_BYTES, BACKLOG_EVENTS};
 use crate::Ctx;
+use crate::account::store::{BotAccounts, Player};
+use crate::cluster::store::Fence;
+use crate::game::store::StoredGame;
 use crate::protocol::{ServerMessage, Since, TableOptions, TableSummary};
 use crate::refusal::Refusal;
-use crate::store::{BotAccounts, Fence, Player, StoredGame};
 use crate::vocab::TableId;
 
 static NEXT_CONN: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);

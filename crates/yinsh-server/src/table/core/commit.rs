@@ -6,11 +6,11 @@ use yinsh::Color;
 use yinsh::notation::record::GameResult;
 
 use super::{Commit, Committed, Core, Decision, Effects, Now, Pending, Reply, stored_result};
+use crate::game::store::GameWrite;
 use crate::game::{Game, result_view};
 use crate::i18n::Msg;
 use crate::protocol::{Pair, RatingDiff, ResultView, SeatColor, TableEvent};
 use crate::refusal::Refusal;
-use crate::store::GameWrite;
 use crate::table::color_key;
 use crate::vocab::GameId;
 

@@ -24,6 +24,8 @@ use yinsh::notation::record::GameResult;
 use yinsh::{Action, ByColor, Color, Position};
 
 use super::color_key;
+use crate::account::store::{BotAccounts, Player};
+use crate::game::store::{GameWrite, NewGame, SeatRecord, StoredGame, StoredResult};
 use crate::game::{Clocks, Game, replay_stored, rules_of};
 use crate::i18n::Msg;
 use crate::protocol::{
@@ -31,7 +33,6 @@ use crate::protocol::{
     TableStatus, VariantName,
 };
 use crate::refusal::Refusal;
-use crate::store::{BotAccounts, GameWrite, NewGame, Player, SeatRecord, StoredGame, StoredResult};
 use crate::vocab::{GameId, Level, PlayerId, TableId};
 
 /// Chat lines kept for snapshots.

@@ -7,10 +7,11 @@ use super::{
     CHAT_KEPT, Commit, Core, Decision, Now, Pending, Request, Seat, TAKEBACKS, claim_grace,
     stored_result, validate_options,
 };
+use crate::account::store::Player;
+use crate::game::store::{GameWrite, NewGame, StoredAction};
 use crate::i18n::Msg;
 use crate::protocol::{ChatLine, Command, OptionChange, Pair, TableEvent, VariantName};
 use crate::refusal::Refusal;
-use crate::store::{GameWrite, NewGame, Player, StoredAction};
 use crate::table::color_key;
 use crate::vocab::{GameId, Level};
 

@@ -8,8 +8,8 @@ use tokio::time::Instant;
 use yinsh::{ByColor, Color};
 
 use super::*;
+use crate::game::store::StoredAction;
 use crate::protocol::{OptionChange, TableEvent, TimeSetting};
-use crate::store::StoredAction;
 
 fn player(id: i64, name: &str) -> Player {
     Player {

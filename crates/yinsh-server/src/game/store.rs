@@ -1,0 +1,145 @@
+//! What the game domain keeps: games as they are played, action by action.
+
+use yinsh::ByColor;
+
+use crate::cluster::store::Fence;
+use crate::protocol::TableOptions;
+use crate::rating::store::Rated;
+use crate::store::StoreFuture;
+use crate::vocab::{GameId, Level, PlayerId};
+
+/// Who sat in a seat of a game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SeatRecord {
+    /// The player, for a person.
+    pub player_id: Option<PlayerId>,
+    /// The display name.
+    pub name: String,
+    /// The engine level, for a bot.
+    pub bot: Option<Level>,
+}
+
+/// A game as it starts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewGame {
+    /// The table it is played at.
+    pub table_id: String,
+    /// Its options.
+    pub options: TableOptions,
+    /// White.
+    pub white: SeatRecord,
+    /// Black.
+    pub black: SeatRecord,
+    /// When it started, in milliseconds since 1970.
+    pub started_at: i64,
+}
+
+/// One accepted action with the clocks after it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredAction {
+    /// The action token.
+    pub token: String,
+    /// White's remaining time, in a timed game.
+    pub white_ms: Option<u64>,
+    /// Black's remaining time, in a timed game.
+    pub black_ms: Option<u64>,
+    /// When it was accepted, in milliseconds since 1970.
+    pub at: i64,
+}
+
+/// How a stored game ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredResult {
+    /// `white`, `black`, or `None` for a draw.
+    pub winner: Option<String>,
+    /// The termination name (`target reached`, `time`, …).
+    pub termination: String,
+    /// When it ended, in milliseconds since 1970.
+    pub finished_at: i64,
+}
+
+/// A game with all its actions.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredGame {
+    /// The game id.
+    pub id: GameId,
+    /// How it started.
+    pub game: NewGame,
+    /// Every action, in order.
+    pub actions: Vec<StoredAction>,
+    /// Takebacks granted to each player.
+    pub takebacks: ByColor<u8>,
+    /// The result, once finished.
+    pub result: Option<StoredResult>,
+}
+
+/// The `table_id` of games imported from records (no table here played them).
+pub const IMPORTED: &str = "import";
+
+/// A change to a stored game, made in one transaction.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum GameWrite {
+    /// The action number `ply` (from 0), and the result when it ends the game on the
+    /// board.
+    Action {
+        /// Its number.
+        ply: u32,
+        /// The action with the clocks after it.
+        action: StoredAction,
+        /// The result it brings, if any.
+        result: Option<StoredResult>,
+    },
+    /// A takeback: the actions from number `keep` on are forgotten (the clocks are
+    /// those after the last one kept), and each player's count of takebacks is now
+    /// `takebacks`.
+    Takeback {
+        /// Actions kept.
+        keep: u32,
+        /// Takebacks granted so far.
+        takebacks: ByColor<u8>,
+    },
+    /// The game ended.
+    Result(StoredResult),
+    /// The game was aborted: it is deleted, with its actions.
+    Abort,
+}
+
+/// Games: made when they start, written at each action, finished with their result.
+/// Every method is one transaction: it happens whole or not at all.
+pub trait GameStore: Send + Sync + 'static {
+    /// Records a new game and gives its id. With a `fence`, only while the table is
+    /// still that node's at that incarnation (else [`StoreErrorKind::Moved`](crate::store::StoreErrorKind::Moved)).
+    fn create_game<'a>(
+        &'a self,
+        game: &'a NewGame,
+        fence: Option<&'a Fence>,
+    ) -> StoreFuture<'a, GameId>;
+
+    /// Makes `write` to a running game, whole or not at all. A game that ends and is
+    /// not `log`ged is deleted instead of finished. The result of a rated game between
+    /// two accounts updates both players' ratings in the same transaction, once per
+    /// game: written again (a retry), it changes nothing and gives the same changes.
+    /// With a `fence`, the write is made only while the table is still that node's at
+    /// that incarnation, checked in the same transaction (else
+    /// [`StoreErrorKind::Moved`](crate::store::StoreErrorKind::Moved), nothing written).
+    fn write_game<'a>(
+        &'a self,
+        game: GameId,
+        write: &'a GameWrite,
+        log: bool,
+        fence: Option<&'a Fence>,
+    ) -> StoreFuture<'a, Rated>;
+
+    /// Every game that has not finished, with its actions.
+    fn unfinished_games(&self) -> StoreFuture<'_, Vec<StoredGame>>;
+
+    /// The unfinished games played at `tables`, with their actions (a node taking
+    /// those tables over).
+    fn unfinished_games_at<'a>(&'a self, tables: &'a [String]) -> StoreFuture<'a, Vec<StoredGame>>;
+
+    /// One game with its actions (finished and logged, or still running).
+    fn game(&self, id: GameId) -> StoreFuture<'_, Option<StoredGame>>;
+
+    /// The colours `player` had in their last `n` games, newest first.
+    fn recent_colors(&self, player: PlayerId, n: u32) -> StoreFuture<'_, Vec<yinsh::Color>>;
+}
