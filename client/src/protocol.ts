@@ -1,5 +1,6 @@
 // The WebSocket and HTTP protocol types of the YINSH server.
-// Generated from crates/yinsh-server/src/protocol.rs; do not edit by hand.
+// Generated from crates/yinsh-server/src/protocol/ and each domain's protocol.rs;
+// do not edit by hand.
 // Regenerate: UPDATE_PROTOCOL=1 cargo test -p yinsh-server protocol_types
 
 export type SeatColor = "white" | "black";
@@ -13,123 +14,6 @@ white: T,
  * Black's value.
  */
 black: T, };
-
-export type VariantName = "standard" | "blitz";
-
-export type TimeSetting = { 
-/**
- * Initial time on each clock, in whole minutes (1–180).
- */
-minutes: number, 
-/**
- * Increment after each completed turn, in seconds (0–60).
- */
-increment: number, };
-
-export type TableOptions = { 
-/**
- * `standard` or `blitz`.
- */
-variant: VariantName, 
-/**
- * Rings each player must remove to win, when they differ from the variant's
- * (handicap, RULES.md V3): white's and black's target.
- */
-handicap?: Pair<number>, 
-/**
- * The game ends after this many ring moves (RULES.md V4); none when absent.
- */
-turn_limit?: number, 
-/**
- * The clocks; untimed when absent.
- */
-time?: TimeSetting, 
-/**
- * Whether the finished game goes to the public archive.
- */
-log: boolean, 
-/**
- * Whether the game counts for the players' ratings: it needs two registered
- * players, a clock, the variant's own targets and no turn limit, and is archived.
- */
-rated?: boolean, 
-/**
- * The position the games begin from, as a position string (docs/notation.md),
- * when not the empty board ("play on from here"). Its targets and turn limit are
- * the game's: a new table takes its variant, handicap and turn limit from it, and
- * they cannot be changed. Such a game is never rated.
- */
-position?: string, 
-/**
- * Whether an engine seat plays at full strength: it spends its clock as in a
- * match (a minute or more over a decision in a long game) instead of at most 6
- * seconds a decision, and thinks up to 10 seconds a decision in an untimed game
- * instead of 1.5 (docs/engine.md, "Against people").
- */
-engine_full?: boolean, };
-
-export type OptionChange = { "option": "log", 
-/**
- * Whether the game is archived.
- */
-on: boolean, } | { "option": "time", 
-/**
- * The new time control; untimed when absent.
- */
-time?: TimeSetting, } | { "option": "variant", 
-/**
- * The variant.
- */
-variant: VariantName, } | { "option": "handicap", 
-/**
- * White's target.
- */
-white: number, 
-/**
- * Black's target.
- */
-black: number, } | { "option": "rated", 
-/**
- * Whether the game counts for the ratings.
- */
-on: boolean, } | { "option": "turns", 
-/**
- * The turn limit; none when absent.
- */
-limit?: number, } | { "option": "engine", 
-/**
- * Whether an engine seat plays at full strength (`full`) rather than at a
- * person's pace (`quick`, the default).
- */
-full: boolean, };
-
-export type Command = { "command": "join", 
-/**
- * The seat wanted.
- */
-color?: SeatColor, } | { "command": "leave" } | { "command": "start" } | { "command": "option", 
-/**
- * The change.
- */
-change: OptionChange, } | { "command": "bot", 
-/**
- * Strength 1–10 (default 5).
- */
-level?: number, } | { "command": "resign" } | { "command": "draw" } | { "command": "takeback" } | { "command": "accept" } | { "command": "decline" } | { "command": "claim", 
-/**
- * Claim a draw rather than the win (`false` when absent).
- */
-draw: boolean, } | { "command": "abort" } | { "command": "who" } | { "command": "help" };
-
-export type Since = { 
-/**
- * The table's epoch (it changes when the server restarts).
- */
-epoch: number, 
-/**
- * The last version seen.
- */
-version: number, };
 
 export type ClientMessage = { 
 /**
@@ -367,58 +251,6 @@ game: number, } | { "type": "analyse",
  */
 position: string, } | { "type": "stop_analyse" };
 
-export type SeekView = { 
-/**
- * Its id.
- */
-id: string, 
-/**
- * Who seeks.
- */
-player: PlayerView, 
-/**
- * Their rating in the game's category (registered players).
- */
-rating?: number, 
-/**
- * Whether that rating is provisional.
- */
-provisional?: boolean, 
-/**
- * The game sought.
- */
-options: TableOptions, 
-/**
- * The seek welcomes bot accounts (a bot's own seek always does).
- */
-bots?: boolean, };
-
-export type ChallengeView = { 
-/**
- * Its id (an open challenge's link is `#/challenge/<id>`).
- */
-id: string, 
-/**
- * The challenger.
- */
-from: PlayerView, 
-/**
- * The player challenged; none for an open challenge.
- */
-to?: PlayerView, 
-/**
- * The game offered.
- */
-options: TableOptions, 
-/**
- * The challenger's colour; random when absent.
- */
-color?: SeatColor, 
-/**
- * When it was made, in milliseconds since 1970.
- */
-created_at: number, };
-
 export type PlayerView = { 
 /**
  * The player's id (bots have none).
@@ -444,6 +276,353 @@ guest?: boolean,
  * `BOT` for a bot account (a program playing through the bot API).
  */
 title?: string, };
+
+export type Stats = { 
+/**
+ * People connected now (a person with several tabs open counts once).
+ */
+players_online: number, 
+/**
+ * Open tables.
+ */
+tables: number, 
+/**
+ * Games running.
+ */
+games: number, 
+/**
+ * The names of the registered players online (guests are only counted), sorted,
+ * at most 100.
+ */
+accounts_online: Array<string>, };
+
+export type ServerMessage = { "type": "welcome", 
+/**
+ * You.
+ */
+player: PlayerView, 
+/**
+ * The language replies are written in.
+ */
+lang: string, 
+/**
+ * The server's version.
+ */
+server: string, 
+/**
+ * The node of the cluster this connection is served by (none on a lone
+ * server).
+ */
+node?: string, } | { "type": "lobby", 
+/**
+ * Every table.
+ */
+tables: Array<TableSummary>, 
+/**
+ * Every seek, oldest first.
+ */
+seeks: Array<SeekView>, } | { "type": "lobby_seek", 
+/**
+ * The seek.
+ */
+seek: SeekView, } | { "type": "lobby_seek_removed", 
+/**
+ * Its id.
+ */
+seek: string, } | { "type": "challenge", 
+/**
+ * The challenge.
+ */
+challenge: ChallengeView, } | { "type": "challenge_gone", 
+/**
+ * Its id.
+ */
+challenge: string, 
+/**
+ * `accepted`, `declined`, `canceled` (by the challenger, or they left).
+ */
+reason: string, } | { "type": "analysis", 
+/**
+ * The analysis.
+ */
+state: AnalysisState, } | { "type": "engine_line", 
+/**
+ * The id of the `analyse` request this search answers (lines of a search it
+ * replaced may still arrive just after the reply: they have another id).
+ */
+id?: number, 
+/**
+ * The position, as asked.
+ */
+position: string, 
+/**
+ * The depth searched, in decisions.
+ */
+depth: number, 
+/**
+ * The evaluation, for White.
+ */
+eval: EvalView, 
+/**
+ * The best line, the engine's choice first.
+ */
+line: Array<string>, 
+/**
+ * Who plays each action of `line` (a removal keeps the mover), so that a
+ * client can write the line by turns.
+ */
+movers: Array<SeatColor>, 
+/**
+ * Positions searched.
+ */
+nodes: number, 
+/**
+ * Time searched, in milliseconds.
+ */
+time_ms: number, 
+/**
+ * The last line of this search.
+ */
+done: boolean, } | { "type": "paired", 
+/**
+ * The table.
+ */
+table: string, 
+/**
+ * Your colour.
+ */
+color: SeatColor, } | { "type": "lobby_table", 
+/**
+ * Its summary.
+ */
+table: TableSummary, } | { "type": "lobby_removed", 
+/**
+ * Its id.
+ */
+table: string, } | { "type": "snapshot", 
+/**
+ * The table.
+ */
+table: TableView, } | { "type": "event", 
+/**
+ * The table id.
+ */
+table: string, 
+/**
+ * This event's version.
+ */
+version: number, 
+/**
+ * What happened.
+ */
+event: TableEvent, 
+/**
+ * The game after it, when the event changed the game otherwise than by an
+ * action (`acted` carries what changed itself); without `legal`.
+ */
+game?: GameView, 
+/**
+ * The clocks at the moment of the event, while a timed game runs (also in
+ * `game` when that is sent).
+ */
+clocks?: ClockView, } | { "type": "legal", 
+/**
+ * The table id.
+ */
+table: string, 
+/**
+ * The version of the event after which these are the legal actions.
+ */
+version: number, 
+/**
+ * The legal actions.
+ */
+actions: Array<string>, } | { "type": "clocks", 
+/**
+ * The table id.
+ */
+table: string, 
+/**
+ * The clocks.
+ */
+clocks: ClockView, } | { "type": "thinking", 
+/**
+ * The table id.
+ */
+table: string, 
+/**
+ * The version of the event after which the engine is to act.
+ */
+version: number, 
+/**
+ * The engine's seat.
+ */
+color: SeatColor, 
+/**
+ * The depth searched so far, in decisions (0 when the engine does not say).
+ */
+depth: number, 
+/**
+ * Positions searched so far.
+ */
+nodes: number, 
+/**
+ * Time thought so far, in milliseconds.
+ */
+ms: number, } | { "type": "reply", 
+/**
+ * The request's id.
+ */
+id?: number, 
+/**
+ * The table concerned.
+ */
+table?: string, 
+/**
+ * A stable key of the message (for clients that translate themselves).
+ */
+key: string, 
+/**
+ * The message.
+ */
+text: string, } | { "type": "error", 
+/**
+ * The request's id.
+ */
+id?: number, 
+/**
+ * The table concerned.
+ */
+table?: string, 
+/**
+ * A stable error code (`not_your_turn`, `illegal_action`, …).
+ */
+code: string, 
+/**
+ * The reason, in the connection's language.
+ */
+text: string, } | { "type": "pong", 
+/**
+ * The request's id.
+ */
+id?: number, };
+
+export type VariantName = "standard" | "blitz";
+
+export type TimeSetting = { 
+/**
+ * Initial time on each clock, in whole minutes (1–180).
+ */
+minutes: number, 
+/**
+ * Increment after each completed turn, in seconds (0–60).
+ */
+increment: number, };
+
+export type TableOptions = { 
+/**
+ * `standard` or `blitz`.
+ */
+variant: VariantName, 
+/**
+ * Rings each player must remove to win, when they differ from the variant's
+ * (handicap, RULES.md V3): white's and black's target.
+ */
+handicap?: Pair<number>, 
+/**
+ * The game ends after this many ring moves (RULES.md V4); none when absent.
+ */
+turn_limit?: number, 
+/**
+ * The clocks; untimed when absent.
+ */
+time?: TimeSetting, 
+/**
+ * Whether the finished game goes to the public archive.
+ */
+log: boolean, 
+/**
+ * Whether the game counts for the players' ratings: it needs two registered
+ * players, a clock, the variant's own targets and no turn limit, and is archived.
+ */
+rated?: boolean, 
+/**
+ * The position the games begin from, as a position string (docs/notation.md),
+ * when not the empty board ("play on from here"). Its targets and turn limit are
+ * the game's: a new table takes its variant, handicap and turn limit from it, and
+ * they cannot be changed. Such a game is never rated.
+ */
+position?: string, 
+/**
+ * Whether an engine seat plays at full strength: it spends its clock as in a
+ * match (a minute or more over a decision in a long game) instead of at most 6
+ * seconds a decision, and thinks up to 10 seconds a decision in an untimed game
+ * instead of 1.5 (docs/engine.md, "Against people").
+ */
+engine_full?: boolean, };
+
+export type OptionChange = { "option": "log", 
+/**
+ * Whether the game is archived.
+ */
+on: boolean, } | { "option": "time", 
+/**
+ * The new time control; untimed when absent.
+ */
+time?: TimeSetting, } | { "option": "variant", 
+/**
+ * The variant.
+ */
+variant: VariantName, } | { "option": "handicap", 
+/**
+ * White's target.
+ */
+white: number, 
+/**
+ * Black's target.
+ */
+black: number, } | { "option": "rated", 
+/**
+ * Whether the game counts for the ratings.
+ */
+on: boolean, } | { "option": "turns", 
+/**
+ * The turn limit; none when absent.
+ */
+limit?: number, } | { "option": "engine", 
+/**
+ * Whether an engine seat plays at full strength (`full`) rather than at a
+ * person's pace (`quick`, the default).
+ */
+full: boolean, };
+
+export type Command = { "command": "join", 
+/**
+ * The seat wanted.
+ */
+color?: SeatColor, } | { "command": "leave" } | { "command": "start" } | { "command": "option", 
+/**
+ * The change.
+ */
+change: OptionChange, } | { "command": "bot", 
+/**
+ * Strength 1–10 (default 5).
+ */
+level?: number, } | { "command": "resign" } | { "command": "draw" } | { "command": "takeback" } | { "command": "accept" } | { "command": "decline" } | { "command": "claim", 
+/**
+ * Claim a draw rather than the win (`false` when absent).
+ */
+draw: boolean, } | { "command": "abort" } | { "command": "who" } | { "command": "help" };
+
+export type Since = { 
+/**
+ * The table's epoch (it changes when the server restarts).
+ */
+epoch: number, 
+/**
+ * The last version seen.
+ */
+version: number, };
 
 export type TableSummary = { 
 /**
@@ -522,20 +701,6 @@ termination: string,
  * In a rated game, each player's rating before and after it.
  */
 ratings?: Pair<RatingDiff>, };
-
-export type RatingDiff = { 
-/**
- * Before the game.
- */
-before: number, 
-/**
- * After it.
- */
-after: number, 
-/**
- * Whether the rating after it is still provisional (deviation ≥ 110).
- */
-provisional: boolean, };
 
 export type GameView = { 
 /**
@@ -773,429 +938,147 @@ by: SeatColor, } | { "kind": "interrupted" } | { "kind": "resumed" } | { "kind":
  */
 line: ChatLine, };
 
-export type ServerMessage = { "type": "welcome", 
+export type SeekView = { 
 /**
- * You.
+ * Its id.
+ */
+id: string, 
+/**
+ * Who seeks.
  */
 player: PlayerView, 
 /**
- * The language replies are written in.
+ * Their rating in the game's category (registered players).
  */
-lang: string, 
+rating?: number, 
 /**
- * The server's version.
+ * Whether that rating is provisional.
  */
-server: string, 
+provisional?: boolean, 
 /**
- * The node of the cluster this connection is served by (none on a lone
- * server).
- */
-node?: string, } | { "type": "lobby", 
-/**
- * Every table.
- */
-tables: Array<TableSummary>, 
-/**
- * Every seek, oldest first.
- */
-seeks: Array<SeekView>, } | { "type": "lobby_seek", 
-/**
- * The seek.
- */
-seek: SeekView, } | { "type": "lobby_seek_removed", 
-/**
- * Its id.
- */
-seek: string, } | { "type": "challenge", 
-/**
- * The challenge.
- */
-challenge: ChallengeView, } | { "type": "challenge_gone", 
-/**
- * Its id.
- */
-challenge: string, 
-/**
- * `accepted`, `declined`, `canceled` (by the challenger, or they left).
- */
-reason: string, } | { "type": "analysis", 
-/**
- * The analysis.
- */
-state: AnalysisState, } | { "type": "engine_line", 
-/**
- * The id of the `analyse` request this search answers (lines of a search it
- * replaced may still arrive just after the reply: they have another id).
- */
-id?: number, 
-/**
- * The position, as asked.
- */
-position: string, 
-/**
- * The depth searched, in decisions.
- */
-depth: number, 
-/**
- * The evaluation, for White.
- */
-eval: EvalView, 
-/**
- * The best line, the engine's choice first.
- */
-line: Array<string>, 
-/**
- * Who plays each action of `line` (a removal keeps the mover), so that a
- * client can write the line by turns.
- */
-movers: Array<SeatColor>, 
-/**
- * Positions searched.
- */
-nodes: number, 
-/**
- * Time searched, in milliseconds.
- */
-time_ms: number, 
-/**
- * The last line of this search.
- */
-done: boolean, } | { "type": "paired", 
-/**
- * The table.
- */
-table: string, 
-/**
- * Your colour.
- */
-color: SeatColor, } | { "type": "lobby_table", 
-/**
- * Its summary.
- */
-table: TableSummary, } | { "type": "lobby_removed", 
-/**
- * Its id.
- */
-table: string, } | { "type": "snapshot", 
-/**
- * The table.
- */
-table: TableView, } | { "type": "event", 
-/**
- * The table id.
- */
-table: string, 
-/**
- * This event's version.
- */
-version: number, 
-/**
- * What happened.
- */
-event: TableEvent, 
-/**
- * The game after it, when the event changed the game otherwise than by an
- * action (`acted` carries what changed itself); without `legal`.
- */
-game?: GameView, 
-/**
- * The clocks at the moment of the event, while a timed game runs (also in
- * `game` when that is sent).
- */
-clocks?: ClockView, } | { "type": "legal", 
-/**
- * The table id.
- */
-table: string, 
-/**
- * The version of the event after which these are the legal actions.
- */
-version: number, 
-/**
- * The legal actions.
- */
-actions: Array<string>, } | { "type": "clocks", 
-/**
- * The table id.
- */
-table: string, 
-/**
- * The clocks.
- */
-clocks: ClockView, } | { "type": "thinking", 
-/**
- * The table id.
- */
-table: string, 
-/**
- * The version of the event after which the engine is to act.
- */
-version: number, 
-/**
- * The engine's seat.
- */
-color: SeatColor, 
-/**
- * The depth searched so far, in decisions (0 when the engine does not say).
- */
-depth: number, 
-/**
- * Positions searched so far.
- */
-nodes: number, 
-/**
- * Time thought so far, in milliseconds.
- */
-ms: number, } | { "type": "reply", 
-/**
- * The request's id.
- */
-id?: number, 
-/**
- * The table concerned.
- */
-table?: string, 
-/**
- * A stable key of the message (for clients that translate themselves).
- */
-key: string, 
-/**
- * The message.
- */
-text: string, } | { "type": "error", 
-/**
- * The request's id.
- */
-id?: number, 
-/**
- * The table concerned.
- */
-table?: string, 
-/**
- * A stable error code (`not_your_turn`, `illegal_action`, …).
- */
-code: string, 
-/**
- * The reason, in the connection's language.
- */
-text: string, } | { "type": "pong", 
-/**
- * The request's id.
- */
-id?: number, };
-
-export type ArchiveEntry = { 
-/**
- * The game id.
- */
-id: number, 
-/**
- * White's name.
- */
-white: string, 
-/**
- * Black's name.
- */
-black: string, 
-/**
- * White's engine level, when the engine played white.
- */
-white_bot?: number, 
-/**
- * Black's engine level, when the engine played black.
- */
-black_bot?: number, 
-/**
- * White played as a guest (absent otherwise).
- */
-white_guest?: boolean, 
-/**
- * Black played as a guest (absent otherwise).
- */
-black_guest?: boolean, 
-/**
- * `BOT` when a bot account played white.
- */
-white_title?: string, 
-/**
- * `BOT` when a bot account played black.
- */
-black_title?: string, 
-/**
- * The options it was played with.
+ * The game sought.
  */
 options: TableOptions, 
 /**
- * When it started, in milliseconds since 1970 (UTC).
+ * The seek welcomes bot accounts (a bot's own seek always does).
  */
-started_at: number, 
-/**
- * When it ended.
- */
-finished_at: number, 
-/**
- * The result.
- */
-result: ResultView, 
-/**
- * How many actions were played.
- */
-actions: number, 
-/**
- * Imported from a record (`POST /api/import`), not played here: its names are the
- * record's, nobody's account here (absent otherwise).
- */
-imported?: boolean, };
+bots?: boolean, };
 
-export type ArchivedAction = { 
+export type ChallengeView = { 
 /**
- * The action token.
+ * Its id (an open challenge's link is `#/challenge/<id>`).
  */
-action: string, 
+id: string, 
 /**
- * White's remaining time after it (timed games).
+ * The challenger.
  */
-white_ms?: number, 
+from: PlayerView, 
 /**
- * Black's remaining time after it (timed games).
+ * The player challenged; none for an open challenge.
  */
-black_ms?: number, 
+to?: PlayerView, 
 /**
- * When it was played, in milliseconds since 1970 (UTC).
- */
-at: number, };
-
-export type Frame = { 
-/**
- * Its position string (docs/notation.md): where the analysis board and "play on
- * from here" begin.
- */
-position: string, 
-/**
- * The pieces.
- */
-board: BoardView, 
-/**
- * The player to act.
- */
-to_move: SeatColor, 
-/**
- * What they must do (`over` at the end of a game decided on the board).
- */
-stage: StageName, 
-/**
- * Markers left in the pool.
- */
-pool: number, 
-/**
- * Rings each player has removed.
- */
-removed: Pair<number>, };
-
-export type ArchivedGame = { 
-/**
- * Every action with its clocks.
- */
-moves: Array<ArchivedAction>, 
-/**
- * The position before the first action and after each one (one more than
- * `moves`).
- */
-frames: Array<Frame>, 
-/**
- * The game record (docs/notation.md), as the download gives it.
- */
-record: string, 
-/**
- * The game id.
- */
-id: number, 
-/**
- * White's name.
- */
-white: string, 
-/**
- * Black's name.
- */
-black: string, 
-/**
- * White's engine level, when the engine played white.
- */
-white_bot?: number, 
-/**
- * Black's engine level, when the engine played black.
- */
-black_bot?: number, 
-/**
- * White played as a guest (absent otherwise).
- */
-white_guest?: boolean, 
-/**
- * Black played as a guest (absent otherwise).
- */
-black_guest?: boolean, 
-/**
- * `BOT` when a bot account played white.
- */
-white_title?: string, 
-/**
- * `BOT` when a bot account played black.
- */
-black_title?: string, 
-/**
- * The options it was played with.
+ * The game offered.
  */
 options: TableOptions, 
 /**
- * When it started, in milliseconds since 1970 (UTC).
+ * The challenger's colour; random when absent.
  */
-started_at: number, 
+color?: SeatColor, 
 /**
- * When it ended.
+ * When it was made, in milliseconds since 1970.
  */
-finished_at: number, 
-/**
- * The result.
- */
-result: ResultView, 
-/**
- * How many actions were played.
- */
-actions: number, 
-/**
- * Imported from a record (`POST /api/import`), not played here: its names are the
- * record's, nobody's account here (absent otherwise).
- */
-imported?: boolean, };
+created_at: number, };
 
-export type ArchivePage = { 
+export type AccountView = { 
 /**
- * The games, newest first.
+ * The player's id.
  */
-games: Array<ArchiveEntry>, 
+id: number, 
 /**
- * How many games match in all.
+ * The name.
  */
-total: number, };
+name: string, 
+/**
+ * Whether the player has an account (a guest otherwise).
+ */
+registered: boolean, 
+/**
+ * When the player first came, in milliseconds since 1970.
+ */
+created_at?: number, };
 
-export type Stats = { 
+export type SessionView = { 
 /**
- * People connected now (a person with several tabs open counts once).
+ * A short id, for `DELETE /api/account/sessions/{id}`.
  */
-players_online: number, 
+id: string, 
 /**
- * Open tables.
+ * When it began, in milliseconds since 1970.
  */
-tables: number, 
+created_at: number, 
 /**
- * Games running.
+ * Whether it is the session of the request.
  */
-games: number, 
+current: boolean, };
+
+export type TokenView = { 
 /**
- * The names of the registered players online (guests are only counted), sorted,
- * at most 100.
+ * Its id, for `DELETE /api/token/{id}`.
  */
-accounts_online: Array<string>, };
+id: number, 
+/**
+ * What its owner called it.
+ */
+name: string, 
+/**
+ * Its scopes (`bot:play`, `challenge:write`, `board:play`).
+ */
+scopes: Array<string>, 
+/**
+ * When it was made, in milliseconds since 1970.
+ */
+created_at: number, 
+/**
+ * When it was last used (to the minute), if ever.
+ */
+last_used_at?: number, };
+
+export type TokenRequest = { 
+/**
+ * A name to tell it by (1 to 40 characters).
+ */
+name: string, 
+/**
+ * Its scopes, at least one.
+ */
+scopes: Array<string>, };
+
+export type NewToken = { 
+/**
+ * The token, `yat_` and 64 hex digits: `Authorization: Bearer <token>`.
+ */
+token: string, 
+/**
+ * Its id, for `DELETE /api/token/{id}`.
+ */
+id: number, 
+/**
+ * What its owner called it.
+ */
+name: string, 
+/**
+ * Its scopes (`bot:play`, `challenge:write`, `board:play`).
+ */
+scopes: Array<string>, 
+/**
+ * When it was made, in milliseconds since 1970.
+ */
+created_at: number, 
+/**
+ * When it was last used (to the minute), if ever.
+ */
+last_used_at?: number, };
 
 export type CategoryRatingView = { 
 /**
@@ -1314,6 +1197,52 @@ level: number,
  * Its estimated rating on the players' scale (docs/engine.md).
  */
 rating: number, };
+
+export type LeaderboardEntry = { 
+/**
+ * The place, from 1.
+ */
+rank: number, 
+/**
+ * The player.
+ */
+name: string, 
+/**
+ * The rating.
+ */
+rating: number, 
+/**
+ * Its deviation now.
+ */
+deviation: number, 
+/**
+ * Rated games played in the category.
+ */
+games: number, };
+
+export type Leaderboard = { 
+/**
+ * The category.
+ */
+category: string, 
+/**
+ * Best first.
+ */
+players: Array<LeaderboardEntry>, };
+
+export type RatingDiff = { 
+/**
+ * Before the game.
+ */
+before: number, 
+/**
+ * After it.
+ */
+after: number, 
+/**
+ * Whether the rating after it is still provisional (deviation ≥ 110).
+ */
+provisional: boolean, };
 
 export type EvalView = { 
 /**
@@ -1588,124 +1517,196 @@ record: string,
  */
 positions: Array<BoardPosition>, };
 
-export type LeaderboardEntry = { 
+export type ArchiveEntry = { 
 /**
- * The place, from 1.
- */
-rank: number, 
-/**
- * The player.
- */
-name: string, 
-/**
- * The rating.
- */
-rating: number, 
-/**
- * Its deviation now.
- */
-deviation: number, 
-/**
- * Rated games played in the category.
- */
-games: number, };
-
-export type Leaderboard = { 
-/**
- * The category.
- */
-category: string, 
-/**
- * Best first.
- */
-players: Array<LeaderboardEntry>, };
-
-export type AccountView = { 
-/**
- * The player's id.
+ * The game id.
  */
 id: number, 
 /**
- * The name.
+ * White's name.
  */
-name: string, 
+white: string, 
 /**
- * Whether the player has an account (a guest otherwise).
+ * Black's name.
  */
-registered: boolean, 
+black: string, 
 /**
- * When the player first came, in milliseconds since 1970.
+ * White's engine level, when the engine played white.
  */
-created_at?: number, };
+white_bot?: number, 
+/**
+ * Black's engine level, when the engine played black.
+ */
+black_bot?: number, 
+/**
+ * White played as a guest (absent otherwise).
+ */
+white_guest?: boolean, 
+/**
+ * Black played as a guest (absent otherwise).
+ */
+black_guest?: boolean, 
+/**
+ * `BOT` when a bot account played white.
+ */
+white_title?: string, 
+/**
+ * `BOT` when a bot account played black.
+ */
+black_title?: string, 
+/**
+ * The options it was played with.
+ */
+options: TableOptions, 
+/**
+ * When it started, in milliseconds since 1970 (UTC).
+ */
+started_at: number, 
+/**
+ * When it ended.
+ */
+finished_at: number, 
+/**
+ * The result.
+ */
+result: ResultView, 
+/**
+ * How many actions were played.
+ */
+actions: number, 
+/**
+ * Imported from a record (`POST /api/import`), not played here: its names are the
+ * record's, nobody's account here (absent otherwise).
+ */
+imported?: boolean, };
 
-export type SessionView = { 
+export type ArchivedAction = { 
 /**
- * A short id, for `DELETE /api/account/sessions/{id}`.
+ * The action token.
  */
-id: string, 
+action: string, 
 /**
- * When it began, in milliseconds since 1970.
+ * White's remaining time after it (timed games).
  */
-created_at: number, 
+white_ms?: number, 
 /**
- * Whether it is the session of the request.
+ * Black's remaining time after it (timed games).
  */
-current: boolean, };
+black_ms?: number, 
+/**
+ * When it was played, in milliseconds since 1970 (UTC).
+ */
+at: number, };
 
-export type TokenView = { 
+export type Frame = { 
 /**
- * Its id, for `DELETE /api/token/{id}`.
+ * Its position string (docs/notation.md): where the analysis board and "play on
+ * from here" begin.
+ */
+position: string, 
+/**
+ * The pieces.
+ */
+board: BoardView, 
+/**
+ * The player to act.
+ */
+to_move: SeatColor, 
+/**
+ * What they must do (`over` at the end of a game decided on the board).
+ */
+stage: StageName, 
+/**
+ * Markers left in the pool.
+ */
+pool: number, 
+/**
+ * Rings each player has removed.
+ */
+removed: Pair<number>, };
+
+export type ArchivedGame = { 
+/**
+ * Every action with its clocks.
+ */
+moves: Array<ArchivedAction>, 
+/**
+ * The position before the first action and after each one (one more than
+ * `moves`).
+ */
+frames: Array<Frame>, 
+/**
+ * The game record (docs/notation.md), as the download gives it.
+ */
+record: string, 
+/**
+ * The game id.
  */
 id: number, 
 /**
- * What its owner called it.
+ * White's name.
  */
-name: string, 
+white: string, 
 /**
- * Its scopes (`bot:play`, `challenge:write`, `board:play`).
+ * Black's name.
  */
-scopes: Array<string>, 
+black: string, 
 /**
- * When it was made, in milliseconds since 1970.
+ * White's engine level, when the engine played white.
  */
-created_at: number, 
+white_bot?: number, 
 /**
- * When it was last used (to the minute), if ever.
+ * Black's engine level, when the engine played black.
  */
-last_used_at?: number, };
+black_bot?: number, 
+/**
+ * White played as a guest (absent otherwise).
+ */
+white_guest?: boolean, 
+/**
+ * Black played as a guest (absent otherwise).
+ */
+black_guest?: boolean, 
+/**
+ * `BOT` when a bot account played white.
+ */
+white_title?: string, 
+/**
+ * `BOT` when a bot account played black.
+ */
+black_title?: string, 
+/**
+ * The options it was played with.
+ */
+options: TableOptions, 
+/**
+ * When it started, in milliseconds since 1970 (UTC).
+ */
+started_at: number, 
+/**
+ * When it ended.
+ */
+finished_at: number, 
+/**
+ * The result.
+ */
+result: ResultView, 
+/**
+ * How many actions were played.
+ */
+actions: number, 
+/**
+ * Imported from a record (`POST /api/import`), not played here: its names are the
+ * record's, nobody's account here (absent otherwise).
+ */
+imported?: boolean, };
 
-export type TokenRequest = { 
+export type ArchivePage = { 
 /**
- * A name to tell it by (1 to 40 characters).
+ * The games, newest first.
  */
-name: string, 
+games: Array<ArchiveEntry>, 
 /**
- * Its scopes, at least one.
+ * How many games match in all.
  */
-scopes: Array<string>, };
-
-export type NewToken = { 
-/**
- * The token, `yat_` and 64 hex digits: `Authorization: Bearer <token>`.
- */
-token: string, 
-/**
- * Its id, for `DELETE /api/token/{id}`.
- */
-id: number, 
-/**
- * What its owner called it.
- */
-name: string, 
-/**
- * Its scopes (`bot:play`, `challenge:write`, `board:play`).
- */
-scopes: Array<string>, 
-/**
- * When it was made, in milliseconds since 1970.
- */
-created_at: number, 
-/**
- * When it was last used (to the minute), if ever.
- */
-last_used_at?: number, };
+total: number, };

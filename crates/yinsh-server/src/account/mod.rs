@@ -2,6 +2,7 @@
 //! limit on failed log-ins. The HTTP endpoints are in `http.rs`, the rows in the store.
 
 pub(crate) mod http;
+pub mod protocol;
 pub mod session;
 pub(crate) mod sql;
 pub mod store;

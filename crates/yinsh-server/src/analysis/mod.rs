@@ -10,6 +10,7 @@
 pub(crate) mod board_http;
 pub(crate) mod http;
 pub mod live;
+pub mod protocol;
 pub(crate) mod sql;
 pub mod store;
 

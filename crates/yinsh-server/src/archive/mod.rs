@@ -5,5 +5,6 @@ pub mod export;
 pub(crate) mod export_http;
 pub(crate) mod http;
 pub(crate) mod import_http;
+pub mod protocol;
 pub(crate) mod sql;
 pub mod store;

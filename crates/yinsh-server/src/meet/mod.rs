@@ -14,6 +14,7 @@
 //! when the person's seek welcomes bots (`bots`), or the person accepts the bot's seek
 //! from the lobby; bots pair with each other freely.
 
+pub mod protocol;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;

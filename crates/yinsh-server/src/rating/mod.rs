@@ -4,6 +4,7 @@
 //! and adds the ageing and the limits. Pure: the store keeps the numbers.
 
 pub(crate) mod http;
+pub mod protocol;
 pub(crate) mod sql;
 pub mod store;
 

@@ -11,6 +11,7 @@ mod bot;
 pub mod chat;
 pub mod command;
 pub mod core;
+pub mod protocol;
 mod watchers;
 
 use std::sync::Arc;

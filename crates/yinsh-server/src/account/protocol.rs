@@ -1,0 +1,83 @@
+//! The account's views: who a session is, its sessions and API tokens.
+
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+/// The player of a session, as `GET /api/account` and the account endpoints give it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct AccountView {
+    /// The player's id.
+    #[ts(type = "number")]
+    pub id: i64,
+    /// The name.
+    pub name: String,
+    /// Whether the player has an account (a guest otherwise).
+    pub registered: bool,
+    /// When the player first came, in milliseconds since 1970.
+    #[ts(optional, type = "number")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub created_at: Option<i64>,
+}
+
+/// One session of an account (`GET /api/account/sessions`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct SessionView {
+    /// A short id, for `DELETE /api/account/sessions/{id}`.
+    pub id: String,
+    /// When it began, in milliseconds since 1970.
+    #[ts(type = "number")]
+    pub created_at: i64,
+    /// Whether it is the session of the request.
+    pub current: bool,
+}
+
+/// A personal API token of an account (`GET /api/token`); the token itself is never
+/// shown again after it was made.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct TokenView {
+    /// Its id, for `DELETE /api/token/{id}`.
+    #[ts(type = "number")]
+    pub id: i64,
+    /// What its owner called it.
+    pub name: String,
+    /// Its scopes (`bot:play`, `challenge:write`, `board:play`).
+    pub scopes: Vec<String>,
+    /// When it was made, in milliseconds since 1970.
+    #[ts(type = "number")]
+    pub created_at: i64,
+    /// When it was last used (to the minute), if ever.
+    #[ts(optional, type = "number")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_used_at: Option<i64>,
+}
+
+/// What `POST /api/token` asks for.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(deny_unknown_fields)]
+pub struct TokenRequest {
+    /// A name to tell it by (1 to 40 characters).
+    pub name: String,
+    /// Its scopes, at least one.
+    pub scopes: Vec<String>,
+}
+
+/// A token just made (`POST /api/token`): the only time the token is shown.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct NewToken {
+    /// The token as listed.
+    #[serde(flatten)]
+    pub view: TokenView,
+    /// The token, `yat_` and 64 hex digits: `Authorization: Bearer <token>`.
+    pub token: String,
+}
+
+/// The TypeScript of these types (`client/src/protocol.ts`).
+pub(crate) fn typescript(cfg: &ts_rs::Config) -> Vec<String> {
+    vec![
+        AccountView::decl(cfg),
+        SessionView::decl(cfg),
+        TokenView::decl(cfg),
+        TokenRequest::decl(cfg),
+        NewToken::decl(cfg),
+    ]
+}

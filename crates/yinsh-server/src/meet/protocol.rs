@@ -1,0 +1,56 @@
+//! Seeks and challenges as players see them.
+
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+use crate::protocol::*;
+
+/// A seek in the lobby.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct SeekView {
+    /// Its id.
+    pub id: String,
+    /// Who seeks.
+    pub player: PlayerView,
+    /// Their rating in the game's category (registered players).
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rating: Option<i32>,
+    /// Whether that rating is provisional.
+    #[ts(as = "Option<bool>", optional)]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub provisional: bool,
+    /// The game sought.
+    pub options: TableOptions,
+    /// The seek welcomes bot accounts (a bot's own seek always does).
+    #[ts(as = "Option<bool>", optional)]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub bots: bool,
+}
+
+/// A challenge, as its two players see it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct ChallengeView {
+    /// Its id (an open challenge's link is `#/challenge/<id>`).
+    pub id: String,
+    /// The challenger.
+    pub from: PlayerView,
+    /// The player challenged; none for an open challenge.
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to: Option<PlayerView>,
+    /// The game offered.
+    pub options: TableOptions,
+    /// The challenger's colour; random when absent.
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub color: Option<SeatColor>,
+    /// When it was made, in milliseconds since 1970.
+    #[ts(type = "number")]
+    pub created_at: i64,
+}
+
+/// The TypeScript of these types (`client/src/protocol.ts`).
+pub(crate) fn typescript(cfg: &ts_rs::Config) -> Vec<String> {
+    vec![SeekView::decl(cfg), ChallengeView::decl(cfg)]
+}
