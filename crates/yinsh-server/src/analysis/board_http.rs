@@ -8,7 +8,6 @@ use axum::body::Bytes;
 use axum::extract::DefaultBodyLimit;
 use axum::extract::rejection::{BytesRejection, JsonRejection};
 use axum::http::StatusCode;
-use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use axum::{Json, Router};
 use yinsh::notation::record::Record;
@@ -16,7 +15,7 @@ use yinsh::notation::sgf;
 use yinsh::{Action, Position};
 
 use crate::game::{frame, result_view};
-use crate::http::App;
+use crate::http::{ApiError, App};
 use crate::protocol::{BoardPosition, Pair, ParsedRecord, PositionLine, PositionRequest};
 
 /// The most actions one request plays (a long game has about 150).
@@ -38,43 +37,6 @@ pub(crate) fn routes() -> Router<App> {
             "/api/record/parse",
             post(parse_record).layer(DefaultBodyLimit::max(RECORD_LIMIT)),
         )
-}
-
-/// A refused request: `{"error": "…"}`, and for an action that cannot be played,
-/// `"index"`, its place in the list (from 0).
-struct Refused {
-    status: StatusCode,
-    message: String,
-    index: Option<usize>,
-}
-
-impl Refused {
-    fn bad(message: impl Into<String>) -> Refused {
-        Refused {
-            status: StatusCode::BAD_REQUEST,
-            message: message.into(),
-            index: None,
-        }
-    }
-
-    /// A body that could not be read: too large (413), not JSON (400), …
-    fn unreadable(status: StatusCode, message: String) -> Refused {
-        Refused {
-            status,
-            message,
-            index: None,
-        }
-    }
-}
-
-impl IntoResponse for Refused {
-    fn into_response(self) -> Response {
-        let mut body = serde_json::json!({ "error": self.message });
-        if let Some(index) = self.index {
-            body["index"] = index.into();
-        }
-        (self.status, Json(body)).into_response()
-    }
 }
 
 /// `pos` as the analysis board shows it.
@@ -112,32 +74,24 @@ pub fn line(start: Position, tokens: &[String]) -> Result<Vec<BoardPosition>, (u
     Ok(out)
 }
 
-async fn position(body: Result<Json<PositionRequest>, JsonRejection>) -> Response {
-    let request = match body {
-        Ok(Json(request)) => request,
-        Err(e) => return Refused::unreadable(e.status(), e.body_text()).into_response(),
-    };
+async fn position(
+    body: Result<Json<PositionRequest>, JsonRejection>,
+) -> Result<Json<PositionLine>, ApiError> {
+    let Json(request) = body.map_err(|e| ApiError::new(e.status(), e.body_text()))?;
     if request.actions.len() > MAX_ACTIONS {
-        return Refused::bad(format!("at most {MAX_ACTIONS} actions")).into_response();
+        return Err(ApiError::bad_request(format!(
+            "at most {MAX_ACTIONS} actions"
+        )));
     }
     let start = match request.position.as_deref().map(str::trim) {
         None | Some("") => Position::new(),
-        Some(fen) => match Position::from_fen(fen) {
-            Ok(pos) => pos,
-            Err(e) => {
-                return Refused::bad(format!("not a legal position string: {e}")).into_response();
-            }
-        },
+        Some(fen) => Position::from_fen(fen)
+            .map_err(|e| ApiError::bad_request(format!("not a legal position string: {e}")))?,
     };
-    match line(start, &request.actions) {
-        Ok(positions) => Json(PositionLine { positions }).into_response(),
-        Err((index, message)) => Refused {
-            status: StatusCode::UNPROCESSABLE_ENTITY,
-            message,
-            index: Some(index),
-        }
-        .into_response(),
-    }
+    let positions = line(start, &request.actions).map_err(|(index, message)| {
+        ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, message).at(index)
+    })?;
+    Ok(Json(PositionLine { positions }))
 }
 
 /// Reads `text` as a boardspace SGF file (it begins with `(`) or as one of our
@@ -150,32 +104,23 @@ pub fn read_record(text: &str) -> Result<Record, String> {
     }
 }
 
-async fn parse_record(body: Result<Bytes, BytesRejection>) -> Response {
-    let bytes = match body {
-        Ok(bytes) => bytes,
-        Err(e) => return Refused::unreadable(e.status(), e.body_text()).into_response(),
-    };
-    let Ok(text) = std::str::from_utf8(&bytes) else {
-        return Refused::bad("the record is not UTF-8 text").into_response();
-    };
-    let record = match read_record(text) {
-        Ok(record) => record,
-        Err(e) => return Refused::bad(e).into_response(),
-    };
+async fn parse_record(body: Result<Bytes, BytesRejection>) -> Result<Json<ParsedRecord>, ApiError> {
+    let bytes = body.map_err(|e| ApiError::new(e.status(), e.body_text()))?;
+    let text = std::str::from_utf8(&bytes)
+        .map_err(|_| ApiError::bad_request("the record is not UTF-8 text"))?;
+    let record = read_record(text).map_err(ApiError::bad_request)?;
     if record.actions.len() > MAX_ACTIONS {
-        return Refused::bad(format!("at most {MAX_ACTIONS} actions")).into_response();
+        return Err(ApiError::bad_request(format!(
+            "at most {MAX_ACTIONS} actions"
+        )));
     }
-    let start = match record.start() {
-        Ok(start) => start,
-        Err(e) => return Refused::bad(e.to_string()).into_response(),
-    };
+    let start = record
+        .start()
+        .map_err(|e| ApiError::bad_request(e.to_string()))?;
     let actions: Vec<String> = record.actions.iter().map(|a| a.to_string()).collect();
-    let positions = match line(start, &actions) {
-        Ok(positions) => positions,
-        // The importers replayed the game already; this would be a bug.
-        Err((_, e)) => return Refused::bad(e).into_response(),
-    };
-    Json(ParsedRecord {
+    // The importers replayed the game already; a failure here would be a bug.
+    let positions = line(start, &actions).map_err(|(_, e)| ApiError::bad_request(e))?;
+    Ok(Json(ParsedRecord {
         white: record.white.clone(),
         black: record.black.clone(),
         date: record.date.clone(),
@@ -183,8 +128,7 @@ async fn parse_record(body: Result<Bytes, BytesRejection>) -> Response {
         actions,
         record: record.to_string(),
         positions,
-    })
-    .into_response()
+    }))
 }
 
 #[cfg(test)]

@@ -127,22 +127,14 @@ fn refused(status: StatusCode, message: impl Into<String>) -> Response {
     ApiError::new(status, message).into_response()
 }
 
-/// A table's refusal in English, with its code: `{"error": "…", "code": "…"}`.
+/// A table's refusal: [`ApiError`]'s one mapping of a refusal to a status and a code.
 fn refusal(r: &Refusal) -> Response {
-    coded_refusal(r.code(), &r.render(Lang::En))
+    ApiError::from(r.clone()).into_response()
 }
 
-/// A refusal by its code and its English text (as one comes back from another node of
-/// the cluster): 404 for an unknown table or challenge, 503 when the store or the table
-/// cannot answer now, 400 for the rest.
+/// A refusal that came back from another node, by its code and English text.
 fn coded_refusal(code: &str, text: &str) -> Response {
-    let status = match code {
-        "no_table" | "no_challenge" => StatusCode::NOT_FOUND,
-        "store_unavailable" | "busy" => StatusCode::SERVICE_UNAVAILABLE,
-        _ => StatusCode::BAD_REQUEST,
-    };
-    let body = serde_json::json!({ "error": text, "code": code });
-    (status, Json(body)).into_response()
+    ApiError::coded(code, text).into_response()
 }
 
 /// Where a table runs: at this node, or at another node of the cluster, whose relay

@@ -14,8 +14,11 @@ use tower_http::services::{ServeDir, ServeFile};
 use crate::account::session;
 use crate::i18n::Lang;
 use crate::protocol::{Stats, TableStatus};
-use crate::store::StoreErrorKind;
 use crate::{Config, Ctx};
+
+mod error;
+
+pub(crate) use error::ApiError;
 
 #[derive(Clone)]
 pub(crate) struct App {
@@ -239,54 +242,6 @@ async fn security_headers(mut response: Response) -> Response {
 
 async fn no_client() -> Response {
     no_client_page()
-}
-
-/// An HTTP error: a status and a message, sent as `{"error": "…"}`.
-pub(crate) struct ApiError {
-    pub(crate) status: StatusCode,
-    pub(crate) message: String,
-}
-
-impl ApiError {
-    pub(crate) fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
-        ApiError {
-            status,
-            message: message.into(),
-        }
-    }
-
-    pub(crate) fn not_found() -> ApiError {
-        ApiError::new(StatusCode::NOT_FOUND, "no such game in the archive")
-    }
-
-    /// The database failed: logged here; the client learns only that (the driver's
-    /// message can describe the schema and the database server). Stored data that
-    /// cannot be read is a 500 (trying again will not help); anything else a 503.
-    pub(crate) fn store(e: &crate::store::StoreError) -> ApiError {
-        tracing::error!("{e}");
-        match e.kind {
-            StoreErrorKind::Corrupt => ApiError::new(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                "stored data could not be read",
-            ),
-            StoreErrorKind::Unavailable | StoreErrorKind::Conflict | StoreErrorKind::Moved => {
-                ApiError::new(
-                    StatusCode::SERVICE_UNAVAILABLE,
-                    "the database is not available; try again in a moment",
-                )
-            }
-        }
-    }
-}
-
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        (
-            self.status,
-            Json(serde_json::json!({ "error": self.message })),
-        )
-            .into_response()
-    }
 }
 
 async fn health(State(app): State<App>) -> Response {
