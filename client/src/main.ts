@@ -3,6 +3,7 @@
 // viewer, the rules, the account page, a player's page, the leaderboards and the
 // analysis board.
 
+import "./theme.css";
 import "./style.css";
 import { Connection } from "./connection";
 import { h, replace } from "./dom";

@@ -3,6 +3,7 @@
 // sessions, and the personal API tokens (tokens.ts). Everything goes through the
 // server's /api/account and /api/token endpoints.
 
+import "./account.css";
 import { h, replace } from "../dom";
 import { t, type Key } from "../i18n";
 import type { AccountView, SessionView } from "../protocol";

@@ -20,7 +20,8 @@ import type { ArchivedGame, BoardPosition, EvalView, Pair, ParsedRecord, Positio
 import { favoured, formatEval } from "./analysis";
 import { errorText, playerName, resultSentence } from "./archive";
 import { playOnPanel } from "./play-on";
-import { fitToScreen, keyTakenBy, removedSlots } from "./gamepage";
+import { fitToScreen, keyTakenBy } from "./gamepage";
+import { removedSlots } from "./player-bar";
 import { COPIED_MS, copyText } from "./invite";
 import { positionHash, recordHash, sourceFromHash, type BoardSource } from "./board-address";
 import { MoveTree, lineText, treeItems, type TreeItem } from "./move-tree";

@@ -1,6 +1,7 @@
 // The marks beside a name, wherever names show: a guest's (a player without an
 // account), a bot account's (a program playing through the bot API).
 
+import "./guest.css";
 import { h } from "../dom";
 import { t } from "../i18n";
 

@@ -1,6 +1,7 @@
 // Ratings in words (categories, a rating with its "?", a change "1500 → 1662 (+162)")
 // and registered players' names as links to their pages (`#/@/<name>`).
 
+import "./ratings.css";
 import { h } from "../dom";
 import { t, type Key } from "../i18n";
 import type { RatingDiff, TableOptions } from "../protocol";

@@ -16,7 +16,9 @@ import type { ArchivedAction, ArchivedGame, Frame, Pair, SeatColor, TableOptions
 import { errorText, formatDate, optionsSummary, playerName, resultSentence } from "./archive";
 import { nameMarks } from "./guest";
 import { nameOrLink } from "./ratings";
-import { fitToScreen, removedSlots, renderTurns, scrollListTo, svgIcon } from "./gamepage";
+import { fitToScreen, svgIcon } from "./gamepage";
+import { renderTurns, scrollListTo } from "./move-list";
+import { removedSlots } from "./player-bar";
 import { ReplayAnalysis } from "./analysis-view";
 import { playOnPanel } from "./play-on";
 import { recordHash } from "./board-address";

@@ -3,6 +3,7 @@
 // with their scopes and use, made with a name and scopes (the token is shown once,
 // to copy), revoked with a click (docs/protocol.md, "API tokens").
 
+import "./account.css";
 import { h, replace } from "../dom";
 import { t, type Key } from "../i18n";
 import type { NewToken, TokenView } from "../protocol";

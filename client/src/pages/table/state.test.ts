@@ -2,14 +2,15 @@ import { describe, expect, it, vi } from "vitest";
 
 // The page's modules touch `document` when loaded; only pure functions are tested here,
 // and `t` returns the key and its arguments.
-vi.mock("../i18n", () => ({
+vi.mock("../../i18n", () => ({
   t: (key: string, args: Record<string, string | number> = {}) =>
     Object.keys(args).length ? `${key}(${Object.entries(args).map(([k, v]) => `${k}=${v}`).join(",")})` : key,
+  engineName: (level: number) => `engine ${level}`,
 }));
-vi.mock("../board/view", () => ({ BoardView: class {} }));
+vi.mock("../../board/view", () => ({ BoardView: class {} }));
 
-import type { GameView, ServerMessage, TableView } from "../protocol";
-import { TAKEBACK_LIMIT, applyEvent, applyLegal, describeEvent, gameButtons, optionChanges, promptKey, replyIsLogged, tabTitle } from "./table";
+import type { GameView, ServerMessage, TableView } from "../../protocol";
+import { TAKEBACK_LIMIT, applyEvent, applyLegal, describeEvent, gameButtons, gameRunning, optionChanges, promptKey, replyIsLogged, seatName, seatOf, tabTitle, turnLineText } from "./state";
 
 type EventMessage = Extract<ServerMessage, { type: "event" }>;
 
@@ -219,5 +220,38 @@ describe("the options event", () => {
     const names = () => "x";
     expect(describeEvent({ kind: "options", by: "Ann", options: { variant: "standard", log: true, rated: true } }, names)).toContain("rating.rated");
     expect(describeEvent({ kind: "options", by: "Ann", options: { variant: "standard", log: true } }, names)).not.toContain("rating.");
+  });
+});
+
+describe("the seats", () => {
+  it("name a player, the engine by its level, and a free seat by its colour", () => {
+    const view = table();
+    view.seats.black = { name: "Engine", bot: 4, online: true };
+    expect(seatName(view, "white")).toBe("ann");
+    expect(seatName(view, "black")).toBe("engine 4");
+    view.seats.white = null;
+    expect(seatName(view, "white")).toBe("color.white");
+    expect(seatName(null, "black")).toBe("color.black");
+  });
+
+  it("find the reader's seat by their id", () => {
+    expect(seatOf(table(), { id: 2 })).toBe("black");
+    expect(seatOf(table(), { id: 3 })).toBeNull();
+    expect(seatOf(table(), null)).toBeNull();
+    expect(seatOf(null, { id: 1 })).toBeNull();
+  });
+
+  it("say whether a game runs: begun and not over", () => {
+    expect(gameRunning(table())).toBe(false);
+    expect(gameRunning(table(game()))).toBe(true);
+    expect(gameRunning(table(game({ result: { winner: "white", score: "1-0", termination: "resignation" } })))).toBe(false);
+  });
+});
+
+describe("the status line", () => {
+  it("prompts the player to act, says who acts to the others, and nothing once over", () => {
+    expect(turnLineText(game(), true, names)).toBe("turn.you.place");
+    expect(turnLineText(game(), false, names)).toBe("turn.other.place(player=bob)");
+    expect(turnLineText(game({ stage: "over" }), false, names)).toBe("");
   });
 });
