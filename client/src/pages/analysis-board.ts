@@ -25,7 +25,7 @@ import { removedSlots } from "./player-bar";
 import { COPIED_MS, copyText } from "./invite";
 import { positionHash, recordHash, sourceFromHash, type BoardSource } from "./board-address";
 import { MoveTree, lineText, treeItems, type TreeItem } from "./move-tree";
-import { controlIcon } from "./replay";
+import { controlIcon } from "./control-icons";
 
 const COLORS: SeatColor[] = ["white", "black"];
 /** The most actions one `POST /api/position` takes (the server's limit). */

@@ -18,7 +18,7 @@ import {
   plyForKey,
   plyFromHash,
   replayHash,
-} from "./replay";
+} from "./replay-frames";
 
 const moves: ArchivedAction[] = [
   { action: "e5", white_ms: 299_000, black_ms: 300_000, at: 1 },
