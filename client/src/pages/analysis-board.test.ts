@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 
-// The page's modules touch `document` when loaded; only pure functions are tested here.
+// The page's parts touch `document` when used; only their pure functions are tested here.
 // `t` returns the key and its arguments, `tn` the plural key with its count.
 vi.mock("../i18n", () => {
   const t = (key: string, args: Record<string, string | number> = {}) =>
@@ -10,7 +10,9 @@ vi.mock("../i18n", () => {
 vi.mock("../board/view", () => ({ BoardView: class {} }));
 
 import type { BoardPosition } from "../protocol";
-import { MAX_ACTIONS, engineWanted, knownDate, positionsAlong, promptText, scoreText } from "./analysis-board";
+import { engineWanted } from "./analysis-board/engine-panel";
+import { MAX_ACTIONS, positionsAlong } from "./analysis-board/server";
+import { knownDate, promptText, scoreText } from "./analysis-board/words";
 import { positionHash, recordHash, sourceFromHash } from "./board-address";
 
 const EMPTY = "4/7/8/9/10/9/10/9/8/7/4 w place 0-0 3-3 0";
