@@ -4,15 +4,16 @@
 // the legal tokens it is given (see input.ts).
 //
 // The same class shows boards without input (spectators, the replay viewer): call
-// `update` with `myColor: null` (or `legal: []`).
+// `update` with `myColor: null` (or `legal: []`). The shapes it draws are shapes.ts's.
 
 import "./board.css";
 import type { BoardView as Board, SeatColor, StageName } from "../protocol";
-import { CENTRE, COLUMNS, LINES, POINTS, nearestPoint, parsePoint, pointXY } from "./geometry";
-import { BoardInput, type Highlights, type Role, type Step } from "./input";
+import { CENTRE, POINTS, nearestPoint, pointXY } from "./geometry";
+import { BoardInput, type Highlights, type Step } from "./input";
 import { diffBoards, isUnchanged, piecesOf, type BoardChange, type Piece } from "./diff";
 import { NO_MARKS, type Marks } from "./marks";
-import { arrowShape, hintOf } from "./hint";
+import { HIT_R, ROLES, S, coordShapes, highlightShapes, hintShapes, hitShapes, latticeShapes, markShapes, pieceShape, type At } from "./shapes";
+import { svgEl } from "../dom";
 
 /** What the board shows. */
 export interface BoardState {
@@ -42,21 +43,9 @@ export interface BoardOptions {
   onMiss?: (why: "off" | "illegal") => void;
 }
 
-const SVG_NS = "http://www.w3.org/2000/svg";
-/** The distance between neighbouring points, in SVG user units; all sizes below are fractions of it. */
-const S = 100;
-const RING_R = 0.36 * S;
-const RING_BAND = 0.1 * S;
-const RING_EDGE = 0.16 * S; // drawn under the band: a dark rim on both sides of it
-const MARKER_R = 0.25 * S;
-const MARKER_EDGE = 0.04 * S;
-/** The invisible circle that takes clicks and taps around each point; big enough for fingers. */
-const HIT_R = 0.45 * S;
-const LABEL_GAP = 0.66 * S;
 const ANIMATION_MS = 220;
 /** How far (in CSS pixels) a pressed ring must travel before it is dragged rather than clicked. */
 const DRAG_THRESHOLD_PX = 5;
-const ROLES: readonly Exclude<Role, "ghostMarker">[] = ["target", "selected", "candidate"];
 
 /** A press on the board, from pointerdown to pointerup. */
 interface Press {
@@ -70,15 +59,6 @@ interface Press {
   readonly wasSelected: boolean;
   /** The ring's element while it is dragged. */
   dragged: SVGElement | null;
-}
-
-function svgEl<K extends keyof SVGElementTagNameMap>(
-  tag: K,
-  attrs: Record<string, string | number> = {},
-): SVGElementTagNameMap[K] {
-  const el = document.createElementNS(SVG_NS, tag);
-  for (const [key, value] of Object.entries(attrs)) el.setAttribute(key, String(value));
-  return el;
 }
 
 function prefersReducedMotion(): boolean {
@@ -225,70 +205,23 @@ export class BoardView {
     return this.flip(pointXY(point, S));
   }
 
+  /** Where a point is drawn, for the shapes. */
+  private readonly place: At = (point) => this.at(point);
+
   /** The lattice, the coordinates and the hit areas, which change only with the flip. */
   private drawFrame(): void {
     this.svg.dataset.flipped = String(this.flipped);
     const { lattice, coords, hits } = this.layers;
-    lattice.replaceChildren(
-      ...LINES.map((line) => {
-        const a = this.at(line.points[0]);
-        const b = this.at(line.points[line.points.length - 1]);
-        return svgEl("line", { x1: a.x.toFixed(1), y1: a.y.toFixed(1), x2: b.x.toFixed(1), y2: b.y.toFixed(1) });
-      }),
-    );
-    coords.replaceChildren();
-    if (this.labels) {
-      // Letters below each column and numbers left of each row as seen, next to the end
-      // drawn lowest or leftmost: from Black's side that is the column's top, the row's
-      // right end. Turned by 180°, columns stay vertical and rows still run down to the
-      // right, so the offsets on the screen are the same.
-      const label = (text: string, point: string, dx: number, dy: number) => {
-        const p = this.at(point);
-        const el = svgEl("text", { x: (p.x + dx).toFixed(1), y: (p.y + dy).toFixed(1) });
-        el.textContent = text;
-        coords.appendChild(el);
-      };
-      for (const column of COLUMNS) {
-        const points = POINTS.filter((p) => p[0] === column);
-        label(column, this.flipped ? points[points.length - 1] : points[0], 0, LABEL_GAP);
-      }
-      for (let row = 1; row <= 11; row++) {
-        const points = POINTS.filter((p) => parsePoint(p)?.r === row);
-        // Step back along the row by LABEL_GAP.
-        label(String(row), this.flipped ? points[points.length - 1] : points[0], -LABEL_GAP * Math.sqrt(3) / 2, -LABEL_GAP / 2);
-      }
-    }
+    lattice.replaceChildren(...latticeShapes(this.place));
+    coords.replaceChildren(...(this.labels ? coordShapes(this.place, this.flipped) : []));
     this.hitEls.clear();
-    hits.replaceChildren(
-      ...POINTS.map((point) => {
-        const { x, y } = this.at(point);
-        const el = svgEl("circle", { class: "hit", "data-point": point, cx: x.toFixed(1), cy: y.toFixed(1), r: HIT_R });
-        this.hitEls.set(point, el);
-        return el;
-      }),
-    );
+    for (const [point, el] of hitShapes(this.place)) this.hitEls.set(point, el);
+    hits.replaceChildren(...this.hitEls.values());
   }
 
   /** An element for a piece on a point, with the data attributes browser tests look for when `tagged`. */
   private pieceElement(point: string, piece: Piece, tagged: boolean): SVGElement {
-    const { x, y } = this.at(point);
-    const centre = { cx: x.toFixed(1), cy: y.toFixed(1) };
-    let el: SVGElement;
-    if (piece.kind === "marker") {
-      el = svgEl("circle", { class: `marker ${piece.color}`, ...centre, r: MARKER_R, "stroke-width": MARKER_EDGE });
-    } else {
-      el = svgEl("g", { class: `ring ${piece.color}` });
-      el.append(
-        svgEl("circle", { class: "ring-edge", ...centre, r: RING_R, "stroke-width": RING_EDGE }),
-        svgEl("circle", { class: "ring-band", ...centre, r: RING_R, "stroke-width": RING_BAND }),
-      );
-    }
-    if (tagged) {
-      el.dataset.piece = piece.kind;
-      el.dataset.color = piece.color;
-      el.dataset.at = point;
-    }
-    return el;
+    return pieceShape(this.place, point, piece, tagged);
   }
 
   private drawPieces(): void {
@@ -313,40 +246,7 @@ export class BoardView {
     const key = JSON.stringify(m);
     if (!force && key === this.marksKey) return;
     this.marksKey = key;
-    const under: SVGElement[] = [];
-    const over: SVGElement[] = [];
-    const tag = (el: SVGElement, kind: string, at: string) => {
-      el.dataset.mark = kind;
-      el.dataset.at = at;
-      return el;
-    };
-    const disc = (kind: string, point: string, r: number) => {
-      const { x, y } = this.at(point);
-      return tag(svgEl("circle", { class: `mark ${kind}`, cx: x.toFixed(1), cy: y.toFixed(1), r }), kind, point);
-    };
-    for (const row of m.rows) {
-      const a = this.at(row[0]);
-      const b = this.at(row[row.length - 1]);
-      under.push(tag(svgEl("line", { class: "mark row", x1: a.x.toFixed(1), y1: a.y.toFixed(1), x2: b.x.toFixed(1), y2: b.y.toFixed(1), "stroke-width": 0.34 * S }), "row", `${row[0]}-${row[row.length - 1]}`));
-      for (const p of row) {
-        const { x, y } = this.at(p);
-        over.push(tag(svgEl("circle", { class: "mark row-point", cx: x.toFixed(1), cy: y.toFixed(1), r: MARKER_R, "stroke-width": 0.035 * S, "stroke-dasharray": `${0.07 * S} ${0.05 * S}` }), "row-point", p));
-      }
-    }
-    if (m.from) under.push(disc("from", m.from, 0.34 * S));
-    if (m.to) {
-      const el = disc("to", m.to, 0.44 * S);
-      el.setAttribute("stroke-width", String(0.1 * S));
-      under.push(el);
-    }
-    for (const p of m.flipped) {
-      const { x, y } = this.at(p);
-      over.push(tag(svgEl("circle", { class: "mark flipped", cx: x.toFixed(1), cy: y.toFixed(1), r: 0.11 * S, "stroke-width": 0.03 * S }), "flipped", p));
-    }
-    for (const p of m.rings) {
-      const { x, y } = this.at(p);
-      over.push(tag(svgEl("circle", { class: "mark ring-gone", cx: x.toFixed(1), cy: y.toFixed(1), r: RING_R, "stroke-width": 0.05 * S, "stroke-dasharray": `${0.12 * S} ${0.08 * S}` }), "ring", p));
-    }
+    const { under, over } = markShapes(this.place, m);
     this.layers.marks.replaceChildren(...under);
     this.layers.marksOver.replaceChildren(...over);
   }
@@ -356,64 +256,13 @@ export class BoardView {
     const token = this.state?.hint ?? "";
     if (!force && token === this.hintKey) return;
     this.hintKey = token;
-    const hint = hintOf(token);
-    const shapes: SVGElement[] = [];
-    const xy = (p: { x: number; y: number }) => `${p.x.toFixed(1)},${p.y.toFixed(1)}`;
-    switch (hint?.kind) {
-      case "arrow": {
-        const a = arrowShape(this.at(hint.from), this.at(hint.to), 0.42 * S, 0.24 * S);
-        const el = svgEl("g", { class: "hint arrow", "data-hint": "arrow", "data-from": hint.from, "data-to": hint.to });
-        el.append(
-          svgEl("line", { x1: a.start.x.toFixed(1), y1: a.start.y.toFixed(1), x2: a.shaftEnd.x.toFixed(1), y2: a.shaftEnd.y.toFixed(1), "stroke-width": 0.15 * S }),
-          svgEl("polygon", { points: [a.tip, a.left, a.right].map(xy).join(" ") }),
-        );
-        shapes.push(el);
-        break;
-      }
-      case "place": {
-        const { x, y } = this.at(hint.at);
-        shapes.push(svgEl("circle", { class: "hint point", "data-hint": "place", "data-at": hint.at, cx: x.toFixed(1), cy: y.toFixed(1), r: 0.3 * S, "stroke-width": 0.08 * S }));
-        break;
-      }
-      case "row": {
-        const a = this.at(hint.points[0]);
-        const b = this.at(hint.points[hint.points.length - 1]);
-        const at = `${hint.points[0]}-${hint.points[hint.points.length - 1]}`;
-        shapes.push(svgEl("line", { class: "hint row", "data-hint": "row", "data-at": at, x1: a.x.toFixed(1), y1: a.y.toFixed(1), x2: b.x.toFixed(1), y2: b.y.toFixed(1), "stroke-width": 0.3 * S }));
-        break;
-      }
-      case "ring": {
-        const { x, y } = this.at(hint.at);
-        shapes.push(svgEl("circle", { class: "hint ring", "data-hint": "ring", "data-at": hint.at, cx: x.toFixed(1), cy: y.toFixed(1), r: 0.46 * S, "stroke-width": 0.09 * S }));
-        break;
-      }
-    }
+    const shapes = hintShapes(this.place, token);
     this.layers.hint.replaceChildren(...shapes);
   }
 
   private showHighlights(h: Highlights): void {
     const pieces = this.state ? piecesOf(this.state.board) : new Map<string, Piece>();
-    const shapes: SVGElement[] = [];
-    for (const role of ROLES) {
-      for (const point of h[role]) {
-        const { x, y } = this.at(point);
-        const kind = pieces.get(point)?.kind;
-        // Destinations and placements are dashed circles; selection a thick outline; candidates a thin one.
-        const r = kind === "ring" ? 0.47 * S : kind === "marker" ? (role === "target" ? 0.4 : 0.33) * S : 0.28 * S;
-        const width = role === "selected" ? 0.08 * S : role === "target" ? 0.055 * S : 0.035 * S;
-        const el = svgEl("circle", { class: `highlight ${role}`, "data-at": point, cx: x.toFixed(1), cy: y.toFixed(1), r, "stroke-width": width });
-        if (role === "target") el.setAttribute("stroke-dasharray", `${0.1 * S} ${0.07 * S}`);
-        shapes.push(el);
-      }
-    }
-    if (this.state) {
-      for (const point of h.ghostMarker) {
-        const ghost = this.pieceElement(point, { kind: "marker", color: this.state.toMove }, false);
-        ghost.classList.add("ghost-marker");
-        ghost.dataset.at = point;
-        shapes.push(ghost);
-      }
-    }
+    const shapes = highlightShapes(this.place, h, pieces, this.state?.toMove ?? null);
     this.layers.highlights.replaceChildren(...shapes);
     for (const [point, el] of this.hitEls) {
       for (const role of ROLES) el.classList.toggle(role, h[role].has(point));
