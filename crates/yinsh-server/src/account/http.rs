@@ -6,7 +6,7 @@ use std::net::IpAddr;
 
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, State};
-use axum::http::header::{CACHE_CONTROL, RETRY_AFTER, SET_COOKIE};
+use axum::http::header::{CACHE_CONTROL, SET_COOKIE};
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{delete, get, post};
@@ -58,20 +58,8 @@ struct PasswordChange {
 /// one's sessions apart, too few to be worth anything else).
 const SESSION_ID_LEN: usize = 16;
 
-fn bad_request(message: impl Into<String>) -> Response {
-    ApiError::new(StatusCode::BAD_REQUEST, message).into_response()
-}
-
-fn foreign() -> Response {
-    ApiError::new(
-        StatusCode::FORBIDDEN,
-        "requests from other sites are refused",
-    )
-    .into_response()
-}
-
-fn no_session() -> Response {
-    ApiError::new(StatusCode::UNAUTHORIZED, "not logged in").into_response()
+fn no_session() -> ApiError {
+    ApiError::new(StatusCode::UNAUTHORIZED, "not logged in")
 }
 
 fn account_json(player: &Player, registered: bool, created_at: Option<i64>) -> AccountView {
@@ -90,10 +78,7 @@ pub(crate) fn read_body<T>(
     body: Result<Json<T>, JsonRejection>,
 ) -> Result<T, ApiError> {
     if !same_origin(headers) {
-        return Err(ApiError::new(
-            StatusCode::FORBIDDEN,
-            "requests from other sites are refused",
-        ));
+        return Err(ApiError::foreign());
     }
     body.map(|Json(b)| b).map_err(|e| {
         ApiError::new(
@@ -135,32 +120,27 @@ async fn blocking<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> 
 
 /// `GET /api/account`: the session's player, or the account of the API token in
 /// `Authorization: Bearer`; 401 without either (no session is made).
-async fn who_am_i(State(app): State<App>, headers: HeaderMap) -> Response {
+async fn who_am_i(
+    State(app): State<App>,
+    headers: HeaderMap,
+) -> Result<Json<AccountView>, ApiError> {
     if let Some(found) = crate::account::token_http::bearer(&app, &headers).await {
-        return match found {
-            Ok((_, player)) => Json(account_json(&player, true, None)).into_response(),
-            Err(response) => response,
-        };
+        let (_, player) = found?;
+        return Ok(Json(account_json(&player, true, None)));
     }
-    let Some(token) = token_of(&headers) else {
-        return no_session();
-    };
-    match app
+    let token = token_of(&headers).ok_or_else(no_session)?;
+    let info = app
         .ctx
         .stores
         .sessions
         .session_info(&hash_token(&token))
-        .await
-    {
-        Ok(Some(info)) => Json(account_json(
-            &info.player,
-            info.registered,
-            Some(info.created_at),
-        ))
-        .into_response(),
-        Ok(None) => no_session(),
-        Err(e) => ApiError::store(&e).into_response(),
-    }
+        .await?
+        .ok_or_else(no_session)?;
+    Ok(Json(account_json(
+        &info.player,
+        info.registered,
+        Some(info.created_at),
+    )))
 }
 
 /// `POST /api/account/register {"name","password"}`: the session's guest (a new one
@@ -173,67 +153,50 @@ async fn register(
     State(app): State<App>,
     headers: HeaderMap,
     body: Result<Json<Credentials>, JsonRejection>,
-) -> Response {
-    let form = match read_body(&headers, body) {
-        Ok(b) => b,
-        Err(e) => return e.into_response(),
-    };
-    if let Err(problem) = check_name(&form.name) {
-        return bad_request(problem.message());
-    }
-    if let Err(problem) = check_password(&form.password) {
-        return bad_request(problem);
-    }
-    let (_, new) = match session::identify(app.ctx.stores.sessions.as_ref(), &headers).await {
-        Ok(found) => found,
-        Err(e) => return ApiError::store(&e).into_response(),
-    };
-    let Some(token) = session::session_token(&headers, new.as_deref()) else {
-        return no_session();
-    };
+) -> Result<Response, ApiError> {
+    let form = read_body(&headers, body)?;
+    check_name(&form.name).map_err(|problem| ApiError::bad_request(problem.message()))?;
+    check_password(&form.password).map_err(ApiError::bad_request)?;
+    let (_, new) = session::identify(app.ctx.stores.sessions.as_ref(), &headers).await?;
+    let token = session::session_token(&headers, new.as_deref()).ok_or_else(no_session)?;
     let password = form.password;
     let account = NewAccount {
         skeleton: skeleton(&form.name),
         name: form.name,
         password_hash: blocking(move || account::hash_password(&password)).await,
     };
-    let player = match app
+    let registered = app
         .ctx
         .stores
         .accounts
         .register(&hash_token(&token), &account)
-        .await
-    {
+        .await;
+    let player = match registered {
         Ok(Registration::Registered(player)) => player,
         Ok(Registration::AlreadyRegistered) => {
-            return ApiError::new(
+            return Err(ApiError::new(
                 StatusCode::CONFLICT,
                 "this session has an account; log out first",
-            )
-            .into_response();
+            ));
         }
-        Ok(Registration::NoSession) => return no_session(),
+        Ok(Registration::NoSession) => return Err(no_session()),
         Err(e) if e.kind == StoreErrorKind::Conflict => {
-            return ApiError::new(StatusCode::CONFLICT, "that name is taken").into_response();
+            return Err(ApiError::new(StatusCode::CONFLICT, "that name is taken"));
         }
-        Err(e) => return ApiError::store(&e).into_response(),
+        Err(e) => return Err(e.into()),
     };
     tracing::info!(player = %player.id, "registered as {}", player.name);
     // The player stays (seats, games), the token does not: whoever planted or saw the
     // guest's token has no hold on the account (session fixation).
-    let token = match session::rotate(app.ctx.stores.sessions.as_ref(), &token).await {
-        Ok(Some((_, rotated))) => {
-            app.ctx.sessions.close_all(&hash_token(&token));
-            rotated
-        }
-        Ok(None) => return no_session(),
-        Err(e) => return ApiError::store(&e).into_response(),
-    };
+    let (_, rotated) = session::rotate(app.ctx.stores.sessions.as_ref(), &token)
+        .await?
+        .ok_or_else(no_session)?;
+    app.ctx.sessions.close_all(&hash_token(&token));
     let mut response =
         (StatusCode::CREATED, Json(account_json(&player, true, None))).into_response();
-    session::set_cookie(response.headers_mut(), &token, app.config.secure_cookies);
+    session::set_cookie(response.headers_mut(), &rotated, app.config.secure_cookies);
     no_store(&mut response);
-    response
+    Ok(response)
 }
 
 /// `POST /api/account/login {"name","password"}`: a new session of that account (the
@@ -245,23 +208,17 @@ async fn login(
     peer: Option<Extension<Peer>>,
     headers: HeaderMap,
     body: Result<Json<Credentials>, JsonRejection>,
-) -> Response {
-    let form = match read_body(&headers, body) {
-        Ok(b) => b,
-        Err(e) => return e.into_response(),
-    };
+) -> Result<Response, ApiError> {
+    let form = read_body(&headers, body)?;
     let addr = address(peer, &headers, &app.config.trusted_proxies);
     let now = Instant::now();
     if let Some(until) = app.failures.blocked_until(&form.name, &addr, now) {
-        return too_many(until - now);
+        return Err(too_many(until - now));
     }
     if form.password.len() > account::PASSWORD_MAX {
-        return bad_request("a password has at most 256 bytes");
+        return Err(ApiError::bad_request("a password has at most 256 bytes"));
     }
-    let found = match app.ctx.stores.accounts.account(&form.name).await {
-        Ok(found) => found,
-        Err(e) => return ApiError::store(&e).into_response(),
-    };
+    let found = app.ctx.stores.accounts.account(&form.name).await?;
     let hash = found
         .as_ref()
         .map_or_else(|| account::decoy_hash().to_owned(), |(_, h)| h.clone());
@@ -270,39 +227,33 @@ async fn login(
     let Some((player, _)) = found.filter(|_| matches) else {
         app.failures.failed(&form.name, &addr, now);
         tracing::info!(%addr, "failed log-in");
-        return ApiError::new(StatusCode::UNAUTHORIZED, "wrong name or password").into_response();
+        return Err(ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            "wrong name or password",
+        ));
     };
     app.failures.succeeded(&form.name);
     let token = new_token();
-    if let Err(e) = app
-        .ctx
+    app.ctx
         .stores
         .sessions
         .create_session(&hash_token(&token), player.id)
-        .await
-    {
-        return ApiError::store(&e).into_response();
-    }
+        .await?;
     if let Some(old) = token_of(&headers) {
         end_session_of(&app, &old).await;
     }
     let mut response = Json(account_json(&player, true, None)).into_response();
     session::set_cookie(response.headers_mut(), &token, app.config.secure_cookies);
     no_store(&mut response);
-    response
+    Ok(response)
 }
 
-fn too_many(wait: std::time::Duration) -> Response {
-    let mut response = ApiError::new(
+fn too_many(wait: std::time::Duration) -> ApiError {
+    ApiError::new(
         StatusCode::TOO_MANY_REQUESTS,
         "too many failed log-ins; try again later",
     )
-    .into_response();
-    let secs = wait.as_secs().max(1).to_string();
-    if let Ok(v) = HeaderValue::from_str(&secs) {
-        response.headers_mut().insert(RETRY_AFTER, v);
-    }
-    response
+    .retry_after(wait.as_secs().max(1))
 }
 
 /// Ends the session of `token` (whoever's it is) and closes its connections.
@@ -321,9 +272,9 @@ async fn end_session_of(app: &App, token: &str) {
 
 /// `POST /api/account/logout`: the session ends, its connections close and the cookie
 /// is cleared (the next visit is a new guest's). 200 also without a session.
-async fn logout(State(app): State<App>, headers: HeaderMap) -> Response {
+async fn logout(State(app): State<App>, headers: HeaderMap) -> Result<Response, ApiError> {
     if !same_origin(&headers) {
-        return foreign();
+        return Err(ApiError::foreign());
     }
     if let Some(token) = token_of(&headers) {
         end_session_of(&app, &token).await;
@@ -339,25 +290,24 @@ async fn logout(State(app): State<App>, headers: HeaderMap) -> Response {
         response.headers_mut().append(SET_COOKIE, v);
     }
     no_store(&mut response);
-    response
+    Ok(response)
 }
 
-/// The account of the request's session, or the answer to give instead.
+/// The account of the request's session, or why not: 401 without a session, 403 for a
+/// guest's.
 pub(crate) async fn registered(
     app: &App,
     headers: &HeaderMap,
-) -> Result<(Player, String), Response> {
-    let Some(token) = token_of(headers) else {
-        return Err(no_session());
-    };
+) -> Result<(Player, String), ApiError> {
+    let token = token_of(headers).ok_or_else(no_session)?;
     let hash = hash_token(&token);
-    match app.ctx.stores.sessions.session_info(&hash).await {
-        Ok(Some(info)) if info.registered => Ok((info.player, hash)),
-        Ok(Some(_)) => {
-            Err(ApiError::new(StatusCode::FORBIDDEN, "guests have no account").into_response())
-        }
-        Ok(None) => Err(no_session()),
-        Err(e) => Err(ApiError::store(&e).into_response()),
+    match app.ctx.stores.sessions.session_info(&hash).await? {
+        Some(info) if info.registered => Ok((info.player, hash)),
+        Some(_) => Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "guests have no account",
+        )),
+        None => Err(no_session()),
     }
 }
 
@@ -369,61 +319,56 @@ async fn change_password(
     peer: Option<Extension<Peer>>,
     headers: HeaderMap,
     body: Result<Json<PasswordChange>, JsonRejection>,
-) -> Response {
-    let change = match read_body(&headers, body) {
-        Ok(b) => b,
-        Err(e) => return e.into_response(),
-    };
-    let (player, current) = match registered(&app, &headers).await {
-        Ok(found) => found,
-        Err(e) => return e.into_response(),
-    };
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let change = read_body(&headers, body)?;
+    let (player, current) = registered(&app, &headers).await?;
     let addr = address(peer, &headers, &app.config.trusted_proxies);
     let now = Instant::now();
     if let Some(until) = app.failures.blocked_until(&player.name, &addr, now) {
-        return too_many(until - now);
+        return Err(too_many(until - now));
     }
-    if let Err(problem) = check_password(&change.new) {
-        return bad_request(problem);
-    }
-    let hash = match app.ctx.stores.accounts.account(&player.name).await {
-        Ok(Some((_, hash))) => hash,
-        Ok(None) => return no_session(),
-        Err(e) => return ApiError::store(&e).into_response(),
-    };
+    check_password(&change.new).map_err(ApiError::bad_request)?;
+    let (_, hash) = app
+        .ctx
+        .stores
+        .accounts
+        .account(&player.name)
+        .await?
+        .ok_or_else(no_session)?;
     let old = change.old;
     if !blocking(move || account::verify_password(&old, &hash)).await {
         app.failures.failed(&player.name, &addr, now);
-        return ApiError::new(StatusCode::UNAUTHORIZED, "wrong password").into_response();
+        return Err(ApiError::new(StatusCode::UNAUTHORIZED, "wrong password"));
     }
     let new = change.new;
     let hash = blocking(move || account::hash_password(&new)).await;
-    if let Err(e) = app.ctx.stores.accounts.set_password(player.id, &hash).await {
-        return ApiError::store(&e).into_response();
-    }
-    if let Err(response) = end_others(&app, &player, &current).await {
-        return response;
-    }
-    Json(serde_json::json!({})).into_response()
+    app.ctx
+        .stores
+        .accounts
+        .set_password(player.id, &hash)
+        .await?;
+    end_others(&app, &player, &current).await?;
+    Ok(Json(serde_json::json!({})))
 }
 
 /// Ends every session of `player` but `current`; closes their connections.
-async fn end_others(app: &App, player: &Player, current: &str) -> Result<u64, Response> {
-    let others: Vec<String> = match app.ctx.stores.sessions.sessions(player.id).await {
-        Ok(list) => list
-            .into_iter()
-            .map(|s| s.token_hash)
-            .filter(|h| h != current)
-            .collect(),
-        Err(e) => return Err(ApiError::store(&e).into_response()),
-    };
+async fn end_others(app: &App, player: &Player, current: &str) -> Result<u64, ApiError> {
+    let others: Vec<String> = app
+        .ctx
+        .stores
+        .sessions
+        .sessions(player.id)
+        .await?
+        .into_iter()
+        .map(|s| s.token_hash)
+        .filter(|h| h != current)
+        .collect();
     let ended = app
         .ctx
         .stores
         .sessions
         .end_sessions(player.id, &others)
-        .await
-        .map_err(|e| ApiError::store(&e).into_response())?;
+        .await?;
     for hash in &others {
         app.ctx.sessions.close_all(hash);
     }
@@ -432,42 +377,37 @@ async fn end_others(app: &App, player: &Player, current: &str) -> Result<u64, Re
 
 /// `GET /api/account/sessions`: the account's sessions, oldest first, each with a
 /// short `id`, when it began and whether it is this one.
-async fn sessions(State(app): State<App>, headers: HeaderMap) -> Response {
-    let (player, current) = match registered(&app, &headers).await {
-        Ok(found) => found,
-        Err(response) => return response,
-    };
-    match app.ctx.stores.sessions.sessions(player.id).await {
-        Ok(list) => {
-            let views: Vec<SessionView> = list
-                .into_iter()
-                .map(|s| SessionView {
-                    id: s.token_hash[..SESSION_ID_LEN].to_owned(),
-                    created_at: s.created_at,
-                    current: s.token_hash == current,
-                })
-                .collect();
-            let mut response = Json(views).into_response();
-            no_store(&mut response);
-            response
-        }
-        Err(e) => ApiError::store(&e).into_response(),
-    }
+async fn sessions(State(app): State<App>, headers: HeaderMap) -> Result<Response, ApiError> {
+    let (player, current) = registered(&app, &headers).await?;
+    let views: Vec<SessionView> = app
+        .ctx
+        .stores
+        .sessions
+        .sessions(player.id)
+        .await?
+        .into_iter()
+        .map(|s| SessionView {
+            id: s.token_hash[..SESSION_ID_LEN].to_owned(),
+            created_at: s.created_at,
+            current: s.token_hash == current,
+        })
+        .collect();
+    let mut response = Json(views).into_response();
+    no_store(&mut response);
+    Ok(response)
 }
 
 /// `DELETE /api/account/sessions`: signs out everywhere else; `{"ended": n}`.
-async fn end_other_sessions(State(app): State<App>, headers: HeaderMap) -> Response {
+async fn end_other_sessions(
+    State(app): State<App>,
+    headers: HeaderMap,
+) -> Result<Json<serde_json::Value>, ApiError> {
     if !same_origin(&headers) {
-        return foreign();
+        return Err(ApiError::foreign());
     }
-    let (player, current) = match registered(&app, &headers).await {
-        Ok(found) => found,
-        Err(response) => return response,
-    };
-    match end_others(&app, &player, &current).await {
-        Ok(ended) => Json(serde_json::json!({ "ended": ended })).into_response(),
-        Err(response) => response,
-    }
+    let (player, current) = registered(&app, &headers).await?;
+    let ended = end_others(&app, &player, &current).await?;
+    Ok(Json(serde_json::json!({ "ended": ended })))
 }
 
 /// `DELETE /api/account/sessions/{id}`: ends one of the account's sessions (404 when
@@ -476,56 +416,40 @@ async fn end_session(
     State(app): State<App>,
     headers: HeaderMap,
     Path(id): Path<String>,
-) -> Response {
+) -> Result<Json<serde_json::Value>, ApiError> {
     if !same_origin(&headers) {
-        return foreign();
+        return Err(ApiError::foreign());
     }
-    let (player, _) = match registered(&app, &headers).await {
-        Ok(found) => found,
-        Err(response) => return response,
-    };
-    let list = match app.ctx.stores.sessions.sessions(player.id).await {
-        Ok(list) => list,
-        Err(e) => return ApiError::store(&e).into_response(),
-    };
-    let Some(hash) = list
+    let (player, _) = registered(&app, &headers).await?;
+    let list = app.ctx.stores.sessions.sessions(player.id).await?;
+    let hash = list
         .into_iter()
         .map(|s| s.token_hash)
         .find(|h| id.len() == SESSION_ID_LEN && h.starts_with(&id))
-    else {
-        return ApiError::new(StatusCode::NOT_FOUND, "no such session").into_response();
-    };
-    match app
-        .ctx
+        .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, "no such session"))?;
+    app.ctx
         .stores
         .sessions
         .end_sessions(player.id, std::slice::from_ref(&hash))
-        .await
-    {
-        Ok(_) => {
-            app.ctx.sessions.close_all(&hash);
-            Json(serde_json::json!({})).into_response()
-        }
-        Err(e) => ApiError::store(&e).into_response(),
-    }
+        .await?;
+    app.ctx.sessions.close_all(&hash);
+    Ok(Json(serde_json::json!({})))
 }
 
-async fn new_session(State(app): State<App>, headers: HeaderMap) -> Response {
-    match session::identify(app.ctx.stores.sessions.as_ref(), &headers).await {
-        Ok((player, token)) => {
-            let mut response = player_json(player);
-            if let Some(token) = token {
-                session::set_cookie(response.headers_mut(), &token, app.config.secure_cookies);
-                no_store(&mut response);
-            }
-            response
-        }
-        Err(e) => ApiError::store(&e).into_response(),
+/// `POST /api/session`: the request's player, or a new guest with a new session (the
+/// cookie).
+async fn new_session(State(app): State<App>, headers: HeaderMap) -> Result<Response, ApiError> {
+    let (player, token) = session::identify(app.ctx.stores.sessions.as_ref(), &headers).await?;
+    let mut response = player_json(player);
+    if let Some(token) = token {
+        session::set_cookie(response.headers_mut(), &token, app.config.secure_cookies);
+        no_store(&mut response);
     }
+    Ok(response)
 }
 
 /// A session's player as the answer.
-fn player_json(player: crate::account::store::Player) -> Response {
+fn player_json(player: Player) -> Response {
     Json(session::view_of(&player)).into_response()
 }
 
@@ -540,31 +464,21 @@ pub(crate) fn no_store(response: &mut Response) {
 /// `POST /api/session/rotate`: a new token for the session's player (a new cookie);
 /// the old token stops identifying anyone. Refused with 401 without a valid session
 /// (a rotated token is no longer one), and with 403 from a page of another site.
-async fn rotate_session(State(app): State<App>, headers: HeaderMap) -> Response {
+async fn rotate_session(State(app): State<App>, headers: HeaderMap) -> Result<Response, ApiError> {
     if !same_origin(&headers) {
-        return ApiError::new(
-            StatusCode::FORBIDDEN,
-            "requests from other sites are refused",
-        )
-        .into_response();
+        return Err(ApiError::foreign());
     }
     let unknown = || ApiError::new(StatusCode::UNAUTHORIZED, "no session to rotate");
-    let Some(token) = session::token_of(&headers) else {
-        return unknown().into_response();
-    };
-    match session::rotate(app.ctx.stores.sessions.as_ref(), &token).await {
-        Ok(Some((player, new))) => {
-            // Connections opened with the old token end with it.
-            app.ctx.sessions.close_all(&session::hash_token(&token));
-            let token = new;
-            let mut response = player_json(player);
-            session::set_cookie(response.headers_mut(), &token, app.config.secure_cookies);
-            no_store(&mut response);
-            response
-        }
-        Ok(None) => unknown().into_response(),
-        Err(e) => ApiError::store(&e).into_response(),
-    }
+    let token = session::token_of(&headers).ok_or_else(unknown)?;
+    let (player, new) = session::rotate(app.ctx.stores.sessions.as_ref(), &token)
+        .await?
+        .ok_or_else(unknown)?;
+    // Connections opened with the old token end with it.
+    app.ctx.sessions.close_all(&session::hash_token(&token));
+    let mut response = player_json(player);
+    session::set_cookie(response.headers_mut(), &new, app.config.secure_cookies);
+    no_store(&mut response);
+    Ok(response)
 }
 
 #[cfg(test)]

@@ -5,8 +5,8 @@
 
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, State};
-use axum::http::header::{AUTHORIZATION, RETRY_AFTER};
-use axum::http::{HeaderMap, HeaderValue, StatusCode};
+use axum::http::header::AUTHORIZATION;
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{delete, get};
 use axum::{Json, Router};
@@ -47,53 +47,43 @@ fn view_of(record: &TokenRecord) -> TokenView {
 pub(crate) async fn bearer(
     app: &App,
     headers: &HeaderMap,
-) -> Option<Result<(TokenRecord, Player), Response>> {
+) -> Option<Result<(TokenRecord, Player), ApiError>> {
     let value = headers.get(AUTHORIZATION)?.to_str().ok()?;
     let given = value.strip_prefix("Bearer ")?.trim();
+    Some(token_holder(app, given).await)
+}
+
+/// The token `given` and its account, noting the use within the token's budget.
+async fn token_holder(app: &App, given: &str) -> Result<(TokenRecord, Player), ApiError> {
     let unknown = || ApiError::new(StatusCode::UNAUTHORIZED, "unknown or revoked token");
     if !token::looks_like_token(given) {
-        return Some(Err(unknown().into_response()));
+        return Err(unknown());
     }
-    let found = match app
+    let found = app
         .ctx
         .stores
         .tokens
         .use_token(&hash_token(given), crate::now_ms())
-        .await
-    {
-        Ok(Some(found)) => found,
-        Ok(None) => return Some(Err(unknown().into_response())),
-        Err(e) => return Some(Err(ApiError::store(&e).into_response())),
-    };
+        .await?
+        .ok_or_else(unknown)?;
     if let Err(wait) = app.tokens.take(found.0.id, tokio::time::Instant::now()) {
-        let mut response = ApiError::new(
+        let secs = wait.as_secs_f64().ceil().max(1.0) as u64;
+        return Err(ApiError::new(
             StatusCode::TOO_MANY_REQUESTS,
             "too many requests with this token; wait a moment",
         )
-        .into_response();
-        let secs = wait.as_secs_f64().ceil().max(1.0) as u64;
-        if let Ok(v) = HeaderValue::from_str(&secs.to_string()) {
-            response.headers_mut().insert(RETRY_AFTER, v);
-        }
-        return Some(Err(response));
+        .retry_after(secs));
     }
-    Some(Ok(found))
+    Ok(found)
 }
 
 /// `GET /api/token`: the account's tokens, oldest first (never the tokens themselves).
-async fn list(State(app): State<App>, headers: HeaderMap) -> Response {
-    let (player, _) = match registered(&app, &headers).await {
-        Ok(found) => found,
-        Err(response) => return response,
-    };
-    match app.ctx.stores.tokens.tokens(player.id).await {
-        Ok(tokens) => {
-            let mut response = Json(tokens.iter().map(view_of).collect::<Vec<_>>()).into_response();
-            no_store(&mut response);
-            response
-        }
-        Err(e) => ApiError::store(&e).into_response(),
-    }
+async fn list(State(app): State<App>, headers: HeaderMap) -> Result<Response, ApiError> {
+    let (player, _) = registered(&app, &headers).await?;
+    let tokens = app.ctx.stores.tokens.tokens(player.id).await?;
+    let mut response = Json(tokens.iter().map(view_of).collect::<Vec<_>>()).into_response();
+    no_store(&mut response);
+    Ok(response)
 }
 
 /// `POST /api/token {"name","scopes"}`: a new token of the session's account, shown
@@ -103,35 +93,21 @@ async fn create(
     State(app): State<App>,
     headers: HeaderMap,
     body: Result<Json<TokenRequest>, JsonRejection>,
-) -> Response {
-    let asked = match read_body(&headers, body) {
-        Ok(asked) => asked,
-        Err(e) => return e.into_response(),
-    };
-    let (player, _) = match registered(&app, &headers).await {
-        Ok(found) => found,
-        Err(response) => return response,
-    };
-    let checked =
-        token::name_of(&asked.name).and_then(|n| Ok((n, token::scopes_of(&asked.scopes)?)));
-    let (name, scopes) = match checked {
-        Ok(checked) => checked,
-        Err(reason) => return ApiError::new(StatusCode::BAD_REQUEST, reason).into_response(),
-    };
+) -> Result<Response, ApiError> {
+    let asked = read_body(&headers, body)?;
+    let (player, _) = registered(&app, &headers).await?;
+    let (name, scopes) = token::name_of(&asked.name)
+        .and_then(|n| Ok((n, token::scopes_of(&asked.scopes)?)))
+        .map_err(ApiError::bad_request)?;
     let stores = &app.ctx.stores;
-    match stores.tokens.tokens(player.id).await {
-        Ok(held) if held.len() >= TOKENS_PER_ACCOUNT => {
-            return ApiError::new(
-                StatusCode::CONFLICT,
-                format!("an account holds at most {TOKENS_PER_ACCOUNT} tokens; revoke one first"),
-            )
-            .into_response();
-        }
-        Ok(_) => {}
-        Err(e) => return ApiError::store(&e).into_response(),
+    if stores.tokens.tokens(player.id).await?.len() >= TOKENS_PER_ACCOUNT {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            format!("an account holds at most {TOKENS_PER_ACCOUNT} tokens; revoke one first"),
+        ));
     }
     let secret = token::new_token();
-    match stores
+    let record = stores
         .tokens
         .create_token(
             player.id,
@@ -140,42 +116,31 @@ async fn create(
             &hash_token(&secret),
             crate::now_ms(),
         )
-        .await
-    {
-        Ok(record) => {
-            let made = NewToken {
-                view: view_of(&record),
-                token: secret,
-            };
-            let mut response = (StatusCode::CREATED, Json(made)).into_response();
-            no_store(&mut response);
-            response
-        }
-        Err(e) => ApiError::store(&e).into_response(),
-    }
+        .await?;
+    let made = NewToken {
+        view: view_of(&record),
+        token: secret,
+    };
+    let mut response = (StatusCode::CREATED, Json(made)).into_response();
+    no_store(&mut response);
+    Ok(response)
 }
 
 /// `DELETE /api/token/{id}`: revokes one of the account's tokens at once (404 when it
 /// has none with that id).
-async fn revoke(State(app): State<App>, headers: HeaderMap, Path(id): Path<String>) -> Response {
+async fn revoke(
+    State(app): State<App>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> Result<Json<serde_json::Value>, ApiError> {
     if !crate::http::same_origin(&headers) {
-        return ApiError::new(
-            StatusCode::FORBIDDEN,
-            "requests from other sites are refused",
-        )
-        .into_response();
+        return Err(ApiError::foreign());
     }
-    let (player, _) = match registered(&app, &headers).await {
-        Ok(found) => found,
-        Err(response) => return response,
-    };
-    let not_found = || ApiError::new(StatusCode::NOT_FOUND, "no such token").into_response();
-    let Ok(id) = id.parse::<i64>() else {
-        return not_found();
-    };
-    match app.ctx.stores.tokens.revoke_token(player.id, id).await {
-        Ok(true) => Json(serde_json::json!({})).into_response(),
-        Ok(false) => not_found(),
-        Err(e) => ApiError::store(&e).into_response(),
+    let (player, _) = registered(&app, &headers).await?;
+    let not_found = || ApiError::new(StatusCode::NOT_FOUND, "no such token");
+    let id = id.parse::<i64>().map_err(|_| not_found())?;
+    if !app.ctx.stores.tokens.revoke_token(player.id, id).await? {
+        return Err(not_found());
     }
+    Ok(Json(serde_json::json!({})))
 }

@@ -17,6 +17,9 @@ use crate::http::{ApiError, App, same_origin};
 use crate::protocol::{AnalysisState, WorkResult};
 use crate::vocab::GameId;
 
+/// A handler's answer, or its refusal.
+type Answer = Result<Response, ApiError>;
+
 /// The largest result a worker may hand in: the views of a long game with their lines.
 const RESULT_LIMIT: usize = 1024 * 1024;
 
@@ -39,12 +42,11 @@ fn game_id(id: &str) -> Option<GameId> {
     id.parse().ok().map(GameId)
 }
 
-fn no_analysis() -> Response {
+fn no_analysis() -> ApiError {
     ApiError::new(
         StatusCode::NOT_FOUND,
         "no analysis of that game was asked for",
     )
-    .into_response()
 }
 
 /// `POST /api/archive/{id}/analysis`: asks for it (once per game, whoever asks; again
@@ -53,28 +55,22 @@ async fn request_analysis(
     State(app): State<App>,
     Path(id): Path<String>,
     headers: HeaderMap,
-) -> Response {
+) -> Answer {
     if !same_origin(&headers) {
-        return ApiError::new(
-            StatusCode::FORBIDDEN,
-            "requests from other sites are refused",
-        )
-        .into_response();
+        return Err(ApiError::foreign());
     }
-    let Some(game) = game_id(&id) else {
-        return ApiError::not_found().into_response();
-    };
+    let game = game_id(&id).ok_or_else(ApiError::not_found)?;
     let stores = &app.ctx.stores;
     let now = crate::now_ms();
-    let mut job = match stores.analyses.request_analysis(game, now).await {
-        Ok(Some(job)) => job,
-        Ok(None) => return ApiError::not_found().into_response(),
-        Err(e) => return ApiError::store(&e).into_response(),
-    };
+    let mut job = stores
+        .analyses
+        .request_analysis(game, now)
+        .await?
+        .ok_or_else(ApiError::not_found)?;
     // Made by an older engine or with other settings: made anew.
     if analysis::outdated(&job, app.ctx.analysis_nodes) {
         let (engine, settings) = (job.engine.clone(), job.settings.clone());
-        job = match stores
+        job = stores
             .analyses
             .analyse_again(
                 game,
@@ -82,12 +78,8 @@ async fn request_analysis(
                 settings.as_deref().unwrap_or_default(),
                 now,
             )
-            .await
-        {
-            Ok(Some(job)) => job,
-            Ok(None) => return ApiError::not_found().into_response(),
-            Err(e) => return ApiError::store(&e).into_response(),
-        };
+            .await?
+            .ok_or_else(ApiError::not_found)?;
     }
     if job.state == JobState::Queued {
         app.ctx.analysis.queued.notify_waiters();
@@ -101,33 +93,25 @@ async fn request_analysis(
 }
 
 /// `GET /api/archive/{id}/analysis`: where it is, with the result once done.
-async fn read_analysis(State(app): State<App>, Path(id): Path<String>) -> Response {
-    let Some(game) = game_id(&id) else {
-        return no_analysis();
-    };
+async fn read_analysis(State(app): State<App>, Path(id): Path<String>) -> Answer {
+    let game = game_id(&id).ok_or_else(no_analysis)?;
     read(&app, game, StatusCode::OK).await
 }
 
-async fn read(app: &App, game: GameId, status: StatusCode) -> Response {
+async fn read(app: &App, game: GameId, status: StatusCode) -> Answer {
     let stores = &app.ctx.stores;
-    let job = match stores.analyses.analysis_job(game).await {
-        Ok(Some(job)) => job,
-        Ok(None) => return no_analysis(),
-        Err(e) => return ApiError::store(&e).into_response(),
-    };
+    let job = stores
+        .analyses
+        .analysis_job(game)
+        .await?
+        .ok_or_else(no_analysis)?;
     let stored = match job.state {
-        JobState::Done => match stores.games.game(game).await {
-            Ok(g) => g,
-            Err(e) => return ApiError::store(&e).into_response(),
-        },
+        JobState::Done => stores.games.game(game).await?,
         _ => None,
     };
     let nodes = app.ctx.analysis_nodes;
-    (
-        status,
-        Json(state_view(&job, stored.as_ref().map(|g| (g, nodes)))),
-    )
-        .into_response()
+    let view = state_view(&job, stored.as_ref().map(|g| (g, nodes)));
+    Ok((status, Json(view)).into_response())
 }
 
 /// Whether the request carries the workers' key (`Authorization: Bearer <key>`); a
@@ -217,13 +201,6 @@ fn job_of<'a>(id: &str, worker: &'a str) -> Result<(GameId, &'a str), ApiError> 
     Ok((game, worker_name(worker)?))
 }
 
-/// A handler's answer, or its refusal.
-type Answer = Result<Response, ApiError>;
-
-fn answer(a: Answer) -> Response {
-    a.unwrap_or_else(IntoResponse::into_response)
-}
-
 /// `POST /api/worker/acquire`: the oldest job waiting (or whose lease ran out), given
 /// to this worker until its lease ends; 204 when there is none, 409 when the worker's
 /// engine is not the server's (its results would be outdated the moment they came).
@@ -231,8 +208,8 @@ async fn acquire(
     State(app): State<App>,
     headers: HeaderMap,
     body: Result<Json<Acquire>, JsonRejection>,
-) -> Response {
-    answer(acquire_for(&app, &headers, body).await)
+) -> Answer {
+    acquire_for(&app, &headers, body).await
 }
 
 async fn acquire_for(
@@ -256,20 +233,10 @@ async fn acquire_for(
     let stores = &app.ctx.stores;
     let lease = lease(app, worker);
     loop {
-        let Some(job) = stores
-            .analyses
-            .acquire_analysis(&lease)
-            .await
-            .map_err(|e| ApiError::store(&e))?
-        else {
+        let Some(job) = stores.analyses.acquire_analysis(&lease).await? else {
             return Ok(StatusCode::NO_CONTENT.into_response());
         };
-        let Some(game) = stores
-            .games
-            .game(job.game)
-            .await
-            .map_err(|e| ApiError::store(&e))?
-        else {
+        let Some(game) = stores.games.game(job.game).await? else {
             continue;
         };
         match work_job(&job, &game, app.ctx.analysis_nodes) {
@@ -300,8 +267,8 @@ async fn progress(
     Path(id): Path<String>,
     headers: HeaderMap,
     body: Result<Json<Progress>, JsonRejection>,
-) -> Response {
-    answer(progress_of(&app, &id, &headers, body).await)
+) -> Answer {
+    progress_of(&app, &id, &headers, body).await
 }
 
 async fn progress_of(
@@ -320,8 +287,7 @@ async fn progress_of(
     let held = stores
         .analyses
         .analysis_progress(game, &lease, body.done, body.total)
-        .await
-        .map_err(|e| ApiError::store(&e))?;
+        .await?;
     if !held {
         return Err(not_held());
     }
@@ -357,8 +323,8 @@ async fn result(
     Path(id): Path<String>,
     headers: HeaderMap,
     body: Result<Json<Handed>, JsonRejection>,
-) -> Response {
-    answer(result_of(&app, &id, &headers, body).await)
+) -> Answer {
+    result_of(&app, &id, &headers, body).await
 }
 
 async fn result_of(

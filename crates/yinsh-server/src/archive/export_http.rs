@@ -10,7 +10,7 @@ use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
 use axum::http::header::{ACCEPT, CONTENT_DISPOSITION, CONTENT_TYPE};
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 use axum::routing::get;
 use serde::Deserialize;
 use tokio::sync::{Semaphore, mpsc, oneshot};
@@ -47,19 +47,13 @@ pub(crate) struct ExportParams {
     rated: Option<String>,
 }
 
-fn bad(message: impl Into<String>) -> Response {
-    ApiError::new(StatusCode::BAD_REQUEST, message).into_response()
-}
-
 async fn export(
     State(app): State<App>,
     headers: HeaderMap,
     params: Result<Query<ExportParams>, QueryRejection>,
-) -> Response {
-    let params = match params {
-        Ok(Query(p)) => p,
-        Err(e) => return bad(e.body_text()),
-    };
+) -> Result<Response, ApiError> {
+    let bad = |message: String| ApiError::bad_request(message);
+    let Query(params) = params.map_err(|e| bad(e.body_text()))?;
     // A day or none; `Err` names the parameter that is not a day.
     let day = |text: &Option<String>, name: &'static str| -> Result<Option<i64>, &'static str> {
         match text.as_deref().filter(|t| !t.is_empty()) {
@@ -70,7 +64,9 @@ async fn export(
     let (since, until) = match (day(&params.since, "since"), day(&params.until, "until")) {
         // The last day counts whole.
         (Ok(since), Ok(until)) => (since, until.map(|d| d + DAY)),
-        (Err(name), _) | (_, Err(name)) => return bad(format!("{name} is a day, YYYY-MM-DD")),
+        (Err(name), _) | (_, Err(name)) => {
+            return Err(bad(format!("{name} is a day, YYYY-MM-DD")));
+        }
     };
     let max = match params.max.as_deref().filter(|t| !t.is_empty()) {
         None => None,
@@ -78,32 +74,30 @@ async fn export(
             Ok(n) if (1..=MAX_GAMES).contains(&n) && t.bytes().all(|b| b.is_ascii_digit()) => {
                 Some(n)
             }
-            _ => return bad(format!("max is a whole number from 1 to {MAX_GAMES}")),
+            _ => return Err(bad(format!("max is a whole number from 1 to {MAX_GAMES}"))),
         },
     };
     let rated = match params.rated.as_deref() {
         None | Some("") => None,
         Some("true") => Some(true),
         Some("false") => Some(false),
-        Some(_) => return bad("rated is true or false"),
+        Some(_) => return Err(bad("rated is true or false".to_owned())),
     };
     let player = match params.player.as_deref().filter(|t| !t.is_empty()) {
         None => None,
-        Some(name) => match app.ctx.stores.accounts.player_named(name).await {
-            Ok(Some(info)) => Some(info.player.id),
-            Ok(None) => {
-                return ApiError::new(StatusCode::NOT_FOUND, "no such player").into_response();
-            }
-            Err(e) => return ApiError::store(&e).into_response(),
-        },
+        Some(name) => {
+            let info = app.ctx.stores.accounts.player_named(name).await?;
+            let info =
+                info.ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, "no such player"))?;
+            Some(info.player.id)
+        }
     };
-    let Ok(slot) = app.exports.clone().try_acquire_owned() else {
-        return ApiError::new(
+    let slot = app.exports.clone().try_acquire_owned().map_err(|_| {
+        ApiError::new(
             StatusCode::TOO_MANY_REQUESTS,
             "the server is exporting for others; try again in a moment",
         )
-        .into_response();
-    };
+    })?;
     let query = ExportQuery {
         player,
         since,
@@ -160,14 +154,12 @@ async fn export(
             }
         }
     });
-    match first_rx.await {
-        Ok(Ok(())) => {}
-        Ok(Err(e)) => return e.into_response(),
-        Err(_) => {
-            return ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "the export failed")
-                .into_response();
-        }
-    }
+    first_rx.await.unwrap_or_else(|_| {
+        Err(ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "the export failed",
+        ))
+    })?;
     let mut response = crate::http::streamed_or_cut(rx);
     let (kind, file) = if ndjson {
         ("application/x-ndjson", "yinsh-games.ndjson")
@@ -179,5 +171,5 @@ async fn export(
     if let Ok(v) = HeaderValue::from_str(&format!("attachment; filename=\"{file}\"")) {
         h.insert(CONTENT_DISPOSITION, v);
     }
-    response
+    Ok(response)
 }

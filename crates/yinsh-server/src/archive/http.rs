@@ -114,36 +114,24 @@ fn archive_query(p: ArchiveParams) -> Result<ArchiveQuery, ApiError> {
 async fn archive(
     State(app): State<App>,
     params: Result<Query<ArchiveParams>, QueryRejection>,
-) -> Response {
+) -> Result<Json<ArchivePage>, ApiError> {
     // A parameter given twice, or a query string that cannot be read.
-    let params = match params {
-        Ok(Query(p)) => p,
-        Err(e) => return ApiError::new(StatusCode::BAD_REQUEST, e.body_text()).into_response(),
-    };
-    let query = match archive_query(params) {
-        Ok(q) => q,
-        Err(e) => return e.into_response(),
-    };
+    let Query(params) = params.map_err(|e| ApiError::bad_request(e.body_text()))?;
+    let query = archive_query(params)?;
     let stores = &app.ctx.stores;
-    let page = async {
-        let list = stores.archive.archive(&query).await?;
-        let bots =
-            BotAccounts::of(stores.accounts.as_ref(), list.games.iter().map(|g| &g.game)).await?;
-        let games = list
-            .games
-            .iter()
-            .zip(&list.action_counts)
-            .filter_map(|(g, &n)| entry(g, n, &bots))
-            .collect();
-        Ok::<_, crate::store::StoreError>(ArchivePage {
-            games,
-            total: list.total,
-        })
-    };
-    match page.await {
-        Ok(page) => Json(page).into_response(),
-        Err(e) => ApiError::store(&e).into_response(),
-    }
+    let list = stores.archive.archive(&query).await?;
+    let bots =
+        BotAccounts::of(stores.accounts.as_ref(), list.games.iter().map(|g| &g.game)).await?;
+    let games = list
+        .games
+        .iter()
+        .zip(&list.action_counts)
+        .filter_map(|(g, &n)| entry(g, n, &bots))
+        .collect();
+    Ok(Json(ArchivePage {
+        games,
+        total: list.total,
+    }))
 }
 
 /// The archive's entry for a finished game; `bots` knows its seats' bot accounts.

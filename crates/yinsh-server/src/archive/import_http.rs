@@ -118,79 +118,57 @@ pub fn imported(
 
 /// The player of a request: its API token's account, or its session's player (from
 /// this site's pages only).
-async fn requester(app: &App, headers: &HeaderMap) -> Result<Player, Response> {
+async fn requester(app: &App, headers: &HeaderMap) -> Result<Player, ApiError> {
     if let Some(found) = crate::account::token_http::bearer(app, headers).await {
         return found.map(|(_, player)| player);
     }
     if !same_origin(headers) {
-        return Err(ApiError::new(
-            StatusCode::FORBIDDEN,
-            "requests from other sites are refused",
-        )
-        .into_response());
+        return Err(ApiError::foreign());
     }
-    let no_session = || ApiError::new(StatusCode::UNAUTHORIZED, "not logged in").into_response();
+    let no_session = || ApiError::new(StatusCode::UNAUTHORIZED, "not logged in");
     let token = token_of(headers).ok_or_else(no_session)?;
-    match app
+    let info = app
         .ctx
         .stores
         .sessions
         .session_info(&hash_token(&token))
-        .await
-    {
-        Ok(Some(info)) => Ok(info.player),
-        Ok(None) => Err(no_session()),
-        Err(e) => Err(ApiError::store(&e).into_response()),
-    }
+        .await?
+        .ok_or_else(no_session)?;
+    Ok(info.player)
 }
 
+/// `POST /api/import`: a finished game's record (ours or boardspace SGF) into the
+/// archive: 201 with its id and replay link.
 async fn import(
     State(app): State<App>,
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
-) -> Response {
-    let player = match requester(&app, &headers).await {
-        Ok(player) => player,
-        Err(response) => return response,
-    };
-    if let Err(wait) = app.imports.take(player.id.0, tokio::time::Instant::now()) {
-        let _ = wait;
-        return ApiError::new(
+) -> Result<Response, ApiError> {
+    let player = requester(&app, &headers).await?;
+    if app
+        .imports
+        .take(player.id.0, tokio::time::Instant::now())
+        .is_err()
+    {
+        return Err(ApiError::new(
             StatusCode::TOO_MANY_REQUESTS,
             "too many imports; wait a moment",
-        )
-        .into_response();
+        ));
     }
-    let body = match body {
-        Ok(body) => body,
-        Err(e) => return ApiError::new(e.status(), e.body_text()).into_response(),
-    };
-    let bad = |why: String| ApiError::new(StatusCode::BAD_REQUEST, why).into_response();
-    let Ok(text) = std::str::from_utf8(&body) else {
-        return bad("the record is not UTF-8 text".to_owned());
-    };
-    let record = match read_record(text) {
-        Ok(record) => record,
-        Err(e) => return bad(e),
-    };
-    let (game, actions, result) = match imported(&record, crate::now_ms()) {
-        Ok(found) => found,
-        Err(e) => return bad(e),
-    };
-    match app
+    let body = body.map_err(|e| ApiError::new(e.status(), e.body_text()))?;
+    let text = std::str::from_utf8(&body)
+        .map_err(|_| ApiError::bad_request("the record is not UTF-8 text"))?;
+    let record = read_record(text).map_err(ApiError::bad_request)?;
+    let (game, actions, result) =
+        imported(&record, crate::now_ms()).map_err(ApiError::bad_request)?;
+    let id = app
         .ctx
         .stores
         .archive
         .import_game(&game, &actions, &result)
-        .await
-    {
-        Ok(id) => (
-            StatusCode::CREATED,
-            Json(serde_json::json!({ "id": id.0, "replay": format!("#/replay/{}", id.0) })),
-        )
-            .into_response(),
-        Err(e) => ApiError::store(&e).into_response(),
-    }
+        .await?;
+    let created = serde_json::json!({ "id": id.0, "replay": format!("#/replay/{}", id.0) });
+    Ok((StatusCode::CREATED, Json(created)).into_response())
 }
 
 #[cfg(test)]

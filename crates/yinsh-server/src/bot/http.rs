@@ -227,18 +227,15 @@ fn ok() -> Response {
 }
 
 /// The account of the request's token, when the token has one of `scopes`.
-async fn authorised(app: &App, headers: &HeaderMap, scopes: &[&str]) -> Result<Player, Response> {
-    let (token, player) = match bearer(app, headers).await {
-        Some(found) => found?,
-        None => {
-            return Err(refused(
-                StatusCode::UNAUTHORIZED,
-                "an API token is needed: Authorization: Bearer <token>",
-            ));
-        }
-    };
+async fn authorised(app: &App, headers: &HeaderMap, scopes: &[&str]) -> Result<Player, ApiError> {
+    let (token, player) = bearer(app, headers).await.unwrap_or_else(|| {
+        Err(ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            "an API token is needed: Authorization: Bearer <token>",
+        ))
+    })?;
     if !token.scopes.split_whitespace().any(|s| scopes.contains(&s)) {
-        return Err(refused(
+        return Err(ApiError::new(
             StatusCode::FORBIDDEN,
             format!("this token lacks the scope {}", scopes.join(" or ")),
         ));
@@ -248,17 +245,17 @@ async fn authorised(app: &App, headers: &HeaderMap, scopes: &[&str]) -> Result<P
 
 /// The account of the request's token for `api`: the scope and the kind of account it
 /// needs.
-async fn player_for(app: &App, headers: &HeaderMap, api: Api) -> Result<Player, Response> {
+async fn player_for(app: &App, headers: &HeaderMap, api: Api) -> Result<Player, ApiError> {
     let player = match api {
         Api::Bot => authorised(app, headers, &["bot:play"]).await?,
         Api::Board => authorised(app, headers, &["board:play"]).await?,
     };
     match (api, player.bot) {
-        (Api::Bot, false) => Err(refused(
+        (Api::Bot, false) => Err(ApiError::new(
             StatusCode::FORBIDDEN,
             "this is not a bot account: POST /api/bot/account/upgrade first",
         )),
-        (Api::Board, true) => Err(refused(
+        (Api::Board, true) => Err(ApiError::new(
             StatusCode::FORBIDDEN,
             "a bot account plays through /api/bot/…",
         )),
@@ -268,22 +265,20 @@ async fn player_for(app: &App, headers: &HeaderMap, api: Api) -> Result<Player, 
 
 /// `POST /api/bot/account/upgrade`: the token's account becomes a bot account, for
 /// good. Only an account that has played no game may.
-async fn upgrade(State(app): State<App>, headers: HeaderMap) -> Response {
-    let player = match authorised(&app, &headers, &["bot:play"]).await {
-        Ok(player) => player,
-        Err(response) => return response,
-    };
+async fn upgrade(
+    State(app): State<App>,
+    headers: HeaderMap,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let player = authorised(&app, &headers, &["bot:play"]).await?;
     if player.bot {
-        return refused(StatusCode::BAD_REQUEST, "this account is a bot already");
+        return Err(ApiError::bad_request("this account is a bot already"));
     }
-    match app.ctx.stores.accounts.upgrade_to_bot(player.id).await {
-        Ok(true) => ok(),
-        Ok(false) => refused(
-            StatusCode::BAD_REQUEST,
+    if !app.ctx.stores.accounts.upgrade_to_bot(player.id).await? {
+        return Err(ApiError::bad_request(
             "only an account that has played no game can become a bot",
-        ),
-        Err(e) => ApiError::store(&e).into_response(),
+        ));
     }
+    Ok(Json(serde_json::json!({ "ok": true })))
 }
 
 /// A connection of the program's, for the tables and the meeting place: what they send
@@ -326,7 +321,7 @@ async fn game_stream(
 ) -> Response {
     let player = match player_for(&app, &headers, api).await {
         Ok(player) => player,
-        Err(response) => return response,
+        Err(e) => return e.into_response(),
     };
     let Some(place) = Place::of(&app.ctx, &id).await else {
         return refusal(&Refusal::NoTable { table: id });
@@ -406,7 +401,7 @@ async fn event_stream(State(app): State<App>, headers: HeaderMap) -> Response {
     .await
     {
         Ok(player) => player,
-        Err(response) => return response,
+        Err(e) => return e.into_response(),
     };
     let (conn, mut rx) = program_conn(&app, &player);
     let ctx = app.ctx.clone();
@@ -553,7 +548,7 @@ async fn seek(
 ) -> Response {
     let player = match player_for(&app, &headers, api).await {
         Ok(player) => player,
-        Err(response) => return response,
+        Err(e) => return e.into_response(),
     };
     let form = match form_or_default(form) {
         Ok(form) => form,
@@ -706,7 +701,7 @@ pub(crate) async fn challenge(
 ) -> Response {
     let player = match authorised(&app, &headers, &["challenge:write", "bot:play"]).await {
         Ok(player) => player,
-        Err(response) => return response,
+        Err(e) => return e.into_response(),
     };
     // No body at all: the defaults (casual, untimed, standard, random colours).
     let form = match form_or_default(form) {
@@ -741,7 +736,7 @@ pub(crate) async fn challenge(
 async fn accept(State(app): State<App>, headers: HeaderMap, Path(id): Path<String>) -> Response {
     let player = match authorised(&app, &headers, &["challenge:write", "bot:play"]).await {
         Ok(player) => player,
-        Err(response) => return response,
+        Err(e) => return e.into_response(),
     };
     let accept = Request::AcceptChallenge {
         challenge: id.clone(),
@@ -759,7 +754,7 @@ async fn accept(State(app): State<App>, headers: HeaderMap, Path(id): Path<Strin
 async fn decline(State(app): State<App>, headers: HeaderMap, Path(id): Path<String>) -> Response {
     let player = match authorised(&app, &headers, &["challenge:write", "bot:play"]).await {
         Ok(player) => player,
-        Err(response) => return response,
+        Err(e) => return e.into_response(),
     };
     let decline = Request::DeclineChallenge {
         challenge: id.clone(),
@@ -783,7 +778,7 @@ async fn act(
 ) -> Response {
     let player = match player_for(&app, &headers, api).await {
         Ok(player) => player,
-        Err(response) => return response,
+        Err(e) => return e.into_response(),
     };
     table_request(
         &app,
@@ -814,7 +809,7 @@ async fn command(
 ) -> Response {
     let player = match player_for(&app, &headers, api).await {
         Ok(player) => player,
-        Err(response) => return response,
+        Err(e) => return e.into_response(),
     };
     let request = match what.as_str() {
         "resign" => TableRequest::Command(Command::Resign),

@@ -22,6 +22,8 @@ pub(crate) struct ApiError {
     pub(crate) code: Option<String>,
     /// The place of the item at fault in a list (from 0).
     pub(crate) index: Option<usize>,
+    /// Seconds to wait before asking again (`Retry-After`), for a limit reached.
+    pub(crate) retry_after: Option<u64>,
 }
 
 impl ApiError {
@@ -32,6 +34,7 @@ impl ApiError {
             message: message.into(),
             code: None,
             index: None,
+            retry_after: None,
         }
     }
 
@@ -51,6 +54,22 @@ impl ApiError {
             index: Some(index),
             ..self
         }
+    }
+
+    /// The same, to be asked again after `secs` seconds: `Retry-After`.
+    pub(crate) fn retry_after(self, secs: u64) -> ApiError {
+        ApiError {
+            retry_after: Some(secs),
+            ..self
+        }
+    }
+
+    /// 403 for a changing request from another site's page.
+    pub(crate) fn foreign() -> ApiError {
+        ApiError::new(
+            StatusCode::FORBIDDEN,
+            "requests from other sites are refused",
+        )
     }
 
     /// The database failed: logged here; the client learns only that (the driver's
@@ -111,7 +130,13 @@ impl IntoResponse for ApiError {
         if let Some(index) = self.index {
             body["index"] = index.into();
         }
-        (self.status, Json(body)).into_response()
+        let mut response = (self.status, Json(body)).into_response();
+        if let Some(secs) = self.retry_after {
+            response
+                .headers_mut()
+                .insert(axum::http::header::RETRY_AFTER, secs.into());
+        }
+        response
     }
 }
 
@@ -144,5 +169,9 @@ mod tests {
         assert_eq!(body.get("code"), None);
         let (status, body) = answer(ApiError::bad_request("no such action").at(2)).await;
         assert_eq!((status, &body["index"]), (400, &2.into()));
+        let response = ApiError::new(StatusCode::TOO_MANY_REQUESTS, "slow down")
+            .retry_after(2)
+            .into_response();
+        assert_eq!(response.headers()["retry-after"], "2");
     }
 }

@@ -244,30 +244,29 @@ async fn no_client() -> Response {
     no_client_page()
 }
 
-async fn health(State(app): State<App>) -> Response {
-    if let Some(leaving) = leaving(&app) {
-        return leaving;
-    }
-    match app.ctx.stores.database.ping().await {
-        Ok(()) => Json(serde_json::json!({
-            "status": "ok",
-            "tables": app.ctx.lobby.len(),
-            "version": env!("CARGO_PKG_VERSION"),
-            "memory": memory(),
-            "cpu_seconds": cpu_seconds(),
-            "node": app.ctx.node.as_ref().map(|n| n.id.as_str()),
-        }))
-        .into_response(),
-        Err(e) => ApiError::store(&e).into_response(),
-    }
+async fn health(State(app): State<App>) -> Result<Json<serde_json::Value>, ApiError> {
+    not_leaving(&app)?;
+    app.ctx.stores.database.ping().await?;
+    Ok(Json(serde_json::json!({
+        "status": "ok",
+        "tables": app.ctx.lobby.len(),
+        "version": env!("CARGO_PKG_VERSION"),
+        "memory": memory(),
+        "cpu_seconds": cpu_seconds(),
+        "node": app.ctx.node.as_ref().map(|n| n.id.as_str()),
+    })))
 }
 
 /// A 503 when this node is leaving its cluster: it takes no more players (a load
 /// balancer sends them to the other nodes).
-fn leaving(app: &App) -> Option<Response> {
-    let node = app.ctx.node.as_ref().filter(|n| n.halted())?;
-    let message = format!("node {} is leaving the cluster", node.id);
-    Some(ApiError::new(StatusCode::SERVICE_UNAVAILABLE, message).into_response())
+fn not_leaving(app: &App) -> Result<(), ApiError> {
+    match app.ctx.node.as_ref().filter(|n| n.halted()) {
+        None => Ok(()),
+        Some(node) => Err(ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!("node {} is leaving the cluster", node.id),
+        )),
+    }
 }
 
 /// `GET /api/health/node`: whether this server takes players — 200, or 503 while it
@@ -275,15 +274,12 @@ fn leaving(app: &App) -> Option<Response> {
 /// database that does not answer fails every node at once; taking them all out would
 /// cut off every player, where each node keeps its players, pauses their clocks and
 /// tells them why until the database is back.
-async fn node_health(State(app): State<App>) -> Response {
-    if let Some(leaving) = leaving(&app) {
-        return leaving;
-    }
-    Json(serde_json::json!({
+async fn node_health(State(app): State<App>) -> Result<Json<serde_json::Value>, ApiError> {
+    not_leaving(&app)?;
+    Ok(Json(serde_json::json!({
         "status": "ok",
         "node": app.ctx.node.as_ref().map(|n| n.id.as_str()),
-    }))
-    .into_response()
+    })))
 }
 
 /// The processor time this process has used, user and system, in seconds (Linux, to
@@ -357,19 +353,14 @@ async fn upgrade(
     headers: HeaderMap,
     Query(query): Query<WsQuery>,
     ws: WebSocketUpgrade,
-) -> Response {
+) -> Result<Response, ApiError> {
     if !same_origin(&headers) {
-        return ApiError::new(
+        return Err(ApiError::new(
             StatusCode::FORBIDDEN,
             "WebSocket connections from other sites are refused",
-        )
-        .into_response();
+        ));
     }
-    let (player, token) = match session::identify(app.ctx.stores.sessions.as_ref(), &headers).await
-    {
-        Ok(x) => x,
-        Err(e) => return ApiError::store(&e).into_response(),
-    };
+    let (player, token) = session::identify(app.ctx.stores.sessions.as_ref(), &headers).await?;
     let hash = session::session_token(&headers, token.as_deref())
         .map(|t| session::hash_token(&t))
         .unwrap_or_default();
@@ -398,7 +389,7 @@ async fn upgrade(
     if let Some(token) = token {
         session::set_cookie(response.headers_mut(), &token, secure);
     }
-    response
+    Ok(response)
 }
 
 #[cfg(test)]

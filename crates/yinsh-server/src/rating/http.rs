@@ -16,7 +16,8 @@ use crate::archive::http::entry;
 use crate::archive::store::ArchiveQuery;
 use crate::http::{ApiError, App};
 use crate::protocol::{
-    EngineLevel, HeadToHead, Leaderboard, LeaderboardEntry, PlayerProfile, RatingPointView,
+    ChallengeView, EngineLevel, HeadToHead, Leaderboard, LeaderboardEntry, PlayerProfile,
+    RatingPointView,
 };
 use crate::rating::{CATEGORIES, LEADERBOARD_DEVIATION, LEADERBOARD_GAMES};
 
@@ -53,15 +54,17 @@ async fn engine() -> Json<Vec<EngineLevel>> {
     )
 }
 
-async fn challenge(State(app): State<App>, Path(id): Path<String>) -> Response {
-    match app.ctx.meet.challenge_view(&id) {
-        Some(c) => Json(c).into_response(),
-        None => ApiError::new(
+async fn challenge(
+    State(app): State<App>,
+    Path(id): Path<String>,
+) -> Result<Json<ChallengeView>, ApiError> {
+    let challenge = app.ctx.meet.challenge_view(&id).ok_or_else(|| {
+        ApiError::new(
             StatusCode::NOT_FOUND,
             "no such challenge: accepted, declined or withdrawn",
         )
-        .into_response(),
-    }
+    })?;
+    Ok(Json(challenge))
 }
 
 /// `?vs=<name>`: the head-to-head record against that player.
@@ -71,8 +74,8 @@ struct PlayerParams {
     vs: Option<String>,
 }
 
-fn no_player() -> Response {
-    ApiError::new(StatusCode::NOT_FOUND, "no registered player has that name").into_response()
+fn no_player() -> ApiError {
+    ApiError::new(StatusCode::NOT_FOUND, "no registered player has that name")
 }
 
 fn query<T>(params: Result<Query<T>, QueryRejection>) -> Result<T, ApiError> {
@@ -85,87 +88,79 @@ async fn player(
     State(app): State<App>,
     Path(name): Path<String>,
     params: Result<Query<PlayerParams>, QueryRejection>,
-) -> Response {
-    let params = match query(params) {
-        Ok(p) => p,
-        Err(e) => return e.into_response(),
-    };
+) -> Result<Json<PlayerProfile>, ApiError> {
+    let params = query(params)?;
     if crate::account::check_name(&name).is_err() {
-        return no_player();
+        return Err(no_player());
     }
     let stores = &app.ctx.stores;
-    let result = async {
-        let Some(info) = stores.accounts.player_named(&name).await? else {
-            return Ok(None);
-        };
-        let id = info.player.id;
-        let now = crate::now_ms();
-        let ratings = stores.ratings.ratings(id).await?;
-        let history = stores.ratings.rating_history(id).await?;
-        let games = stores
-            .archive
-            .archive(&ArchiveQuery {
-                player_id: Some(id),
-                limit: RECENT_GAMES,
-                ..ArchiveQuery::default()
-            })
-            .await?;
-        let bots = BotAccounts::of(
-            stores.accounts.as_ref(),
-            games.games.iter().map(|g| &g.game),
-        )
+    let info = stores
+        .accounts
+        .player_named(&name)
+        .await?
+        .ok_or_else(no_player)?;
+    let id = info.player.id;
+    let now = crate::now_ms();
+    let ratings = stores.ratings.ratings(id).await?;
+    let history = stores.ratings.rating_history(id).await?;
+    let games = stores
+        .archive
+        .archive(&ArchiveQuery {
+            player_id: Some(id),
+            limit: RECENT_GAMES,
+            ..ArchiveQuery::default()
+        })
         .await?;
-        let other = match params.vs.as_deref() {
-            Some(vs) if crate::account::check_name(vs).is_ok() => {
-                stores.accounts.player_named(vs).await?
-            }
-            _ => None,
-        };
-        let head_to_head = match other.filter(|o| o.player.id != id) {
-            Some(o) => {
-                let t = stores.ratings.head_to_head(id, o.player.id).await?;
-                Some(HeadToHead {
-                    opponent: o.player.name,
-                    wins: t.wins,
-                    draws: t.draws,
-                    losses: t.losses,
-                })
-            }
-            None => None,
-        };
-        Ok(Some(PlayerProfile {
-            title: info.player.bot.then(|| "BOT".to_owned()),
-            name: info.player.name,
-            created_at: info.created_at,
-            online: app.ctx.online.is_online(id),
-            ratings: ratings
-                .iter()
-                .map(|r| crate::rating::view(r, now))
-                .collect(),
-            history: history
-                .iter()
-                .map(|p| RatingPointView {
-                    game: p.game.0,
-                    category: p.category.clone(),
-                    at: p.at,
-                    rating: p.rating.round() as i32,
-                })
-                .collect(),
-            recent: games
-                .games
-                .iter()
-                .zip(&games.action_counts)
-                .filter_map(|(g, &n)| entry(g, n, &bots))
-                .collect(),
-            games: games.total,
-            head_to_head,
-        }))
+    let bots = BotAccounts::of(
+        stores.accounts.as_ref(),
+        games.games.iter().map(|g| &g.game),
+    )
+    .await?;
+    let other = match params.vs.as_deref() {
+        Some(vs) if crate::account::check_name(vs).is_ok() => {
+            stores.accounts.player_named(vs).await?
+        }
+        _ => None,
     };
-    match result.await {
-        Ok(Some(profile)) => Json(profile).into_response(),
-        Ok(None) => no_player(),
-        Err(e) => ApiError::store(&e).into_response(),
-    }
+    let head_to_head = match other.filter(|o| o.player.id != id) {
+        Some(o) => {
+            let t = stores.ratings.head_to_head(id, o.player.id).await?;
+            Some(HeadToHead {
+                opponent: o.player.name,
+                wins: t.wins,
+                draws: t.draws,
+                losses: t.losses,
+            })
+        }
+        None => None,
+    };
+    Ok(Json(PlayerProfile {
+        title: info.player.bot.then(|| "BOT".to_owned()),
+        name: info.player.name,
+        created_at: info.created_at,
+        online: app.ctx.online.is_online(id),
+        ratings: ratings
+            .iter()
+            .map(|r| crate::rating::view(r, now))
+            .collect(),
+        history: history
+            .iter()
+            .map(|p| RatingPointView {
+                game: p.game.0,
+                category: p.category.clone(),
+                at: p.at,
+                rating: p.rating.round() as i32,
+            })
+            .collect(),
+        recent: games
+            .games
+            .iter()
+            .zip(&games.action_counts)
+            .filter_map(|(g, &n)| entry(g, n, &bots))
+            .collect(),
+        games: games.total,
+        head_to_head,
+    }))
 }
 
 /// `?category=<category>`: one category's board; all of them (shorter) without it.
@@ -178,18 +173,15 @@ struct LeaderboardParams {
 async fn leaderboard(
     State(app): State<App>,
     params: Result<Query<LeaderboardParams>, QueryRejection>,
-) -> Response {
-    let params = match query(params) {
-        Ok(p) => p,
-        Err(e) => return e.into_response(),
-    };
+) -> Result<Response, ApiError> {
+    let params = query(params)?;
     let (categories, size): (Vec<&str>, u32) = match params.category.as_deref() {
         Some(c) => match CATEGORIES.iter().find(|k| **k == c) {
             Some(k) => (vec![k], LEADERBOARD_SIZE),
             None => {
                 let known = CATEGORIES.join(", ");
                 let message = format!("unknown category '{c}': one of {known}");
-                return ApiError::new(StatusCode::BAD_REQUEST, message).into_response();
+                return Err(ApiError::bad_request(message));
             }
         },
         None => (CATEGORIES.to_vec(), LEADERBOARD_OVERVIEW),
@@ -197,16 +189,12 @@ async fn leaderboard(
     let now = crate::now_ms();
     let mut boards = Vec::with_capacity(categories.len());
     for category in categories {
-        let rows = match app
+        let rows = app
             .ctx
             .stores
             .ratings
             .leaderboard(category, LEADERBOARD_DEVIATION, LEADERBOARD_GAMES, size)
-            .await
-        {
-            Ok(rows) => rows,
-            Err(e) => return ApiError::store(&e).into_response(),
-        };
+            .await?;
         // The stored deviation is the one after the last game; a player away long
         // enough for it to grow past the bar drops off until they play again.
         let players = rows
@@ -227,8 +215,8 @@ async fn leaderboard(
             players,
         });
     }
-    match params.category {
+    Ok(match params.category {
         Some(_) => Json(boards.remove(0)).into_response(),
         None => Json(boards).into_response(),
-    }
+    })
 }
