@@ -13,6 +13,7 @@ pub mod live;
 pub mod protocol;
 pub(crate) mod sql;
 pub mod store;
+pub(crate) mod ws;
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;

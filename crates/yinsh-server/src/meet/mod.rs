@@ -15,6 +15,7 @@
 //! from the lobby; bots pair with each other freely.
 
 pub mod protocol;
+pub(crate) mod ws;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;

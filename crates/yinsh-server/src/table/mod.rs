@@ -13,6 +13,7 @@ pub mod command;
 pub mod core;
 pub mod protocol;
 mod watchers;
+pub(crate) mod ws;
 
 use std::sync::Arc;
 

@@ -1,7 +1,6 @@
 //! One WebSocket connection: reads requests, answers them, and forwards the events of
 //! the tables and the lobby it watches.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -11,66 +10,34 @@ use tokio::sync::{Notify, broadcast, mpsc};
 use tokio::time::Instant;
 
 use crate::account::store::Player;
+use crate::analysis::ws::{AnalysisRequest, Following};
 use crate::i18n::{Lang, Msg};
-use crate::protocol::{ClientMessage, Request, ServerMessage};
+use crate::meet::ws::MeetRequest;
+use crate::protocol::{Request, ServerMessage};
 use crate::refusal::Refusal;
-use crate::table::{self, Conn, Request as TableRequest, TableHandle, to_text};
+use crate::table::ws::{Opened, TableRequest};
+use crate::table::{self, Conn, to_text};
 use crate::{Config, Ctx};
 
-/// Open tables one player may have created (a table closes when left empty).
-const TABLES_PER_PLAYER: usize = 5;
+mod parse;
+
+use parse::{RateLimit, id_of, parse};
+
 /// The shortest time between two whole lobby lists for one connection.
 const LOBBY_AGAIN: Duration = Duration::from_secs(2);
-/// Analyses one connection follows at once (more forget the earlier ones).
-const WATCHED: usize = 16;
 /// Refused messages in a row (over the rate limit) before the connection is closed.
 const STRIKES: u32 = 100;
-
-/// A token bucket: `burst` messages at once, refilled at `rate` a second.
-struct RateLimit {
-    tokens: f64,
-    rate: f64,
-    burst: f64,
-    at: Instant,
-}
-
-impl RateLimit {
-    fn new(rate: u32, burst: u32) -> RateLimit {
-        RateLimit {
-            tokens: f64::from(burst),
-            rate: f64::from(rate),
-            burst: f64::from(burst),
-            at: Instant::now(),
-        }
-    }
-
-    fn allow(&mut self) -> bool {
-        let now = Instant::now();
-        let dt = now.saturating_duration_since(self.at).as_secs_f64();
-        self.at = now;
-        self.tokens = (self.tokens + dt * self.rate).min(self.burst);
-        if self.tokens >= 1.0 {
-            self.tokens -= 1.0;
-            true
-        } else {
-            false
-        }
-    }
-}
 
 struct Connection {
     ctx: Ctx,
     config: Config,
     conn: Conn,
     lang: Lang,
-    opened: HashMap<String, TableHandle>,
+    /// The tables it has open.
+    tables: Opened,
     lobby: Option<broadcast::Receiver<Arc<str>>>,
-    /// Analysis progress, once the connection watches a game's analysis.
-    analysis: Option<broadcast::Receiver<(i64, Arc<str>)>>,
-    /// The games whose analysis it watches.
-    watched: std::collections::HashSet<i64>,
-    /// The engine's search for the analysis board, while it runs.
-    live: Option<crate::analysis::live::Search>,
+    /// The analyses it follows.
+    analysis: Following,
     /// When the whole lobby list was last sent.
     lobby_sent: Option<Instant>,
     limit: RateLimit,
@@ -205,11 +172,7 @@ async fn serve_socket(
                 Err(broadcast::error::RecvError::Lagged(_)) => c.send_lobby(),
                 Err(broadcast::error::RecvError::Closed) => c.lobby = None,
             },
-            update = recv_analysis(&mut c.analysis) => match update {
-                Ok((game, text)) if c.watched.contains(&game) => { c.conn.send(text); }
-                Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => {}
-                Err(broadcast::error::RecvError::Closed) => c.analysis = None,
-            },
+            text = c.analysis.next() => { c.conn.send(text); }
             _ = kick.notified() => break,
             _ = &mut writer => {
                 writer_done = true;
@@ -222,9 +185,7 @@ async fn serve_socket(
     let last = c.ctx.online.remove(c.conn.player.id, c.conn.id)
         && !c.ctx.online.is_online_elsewhere(c.conn.player.id);
     c.ctx.meet.closed(&c.ctx, &c.conn.player, c.conn.id, last);
-    for handle in c.opened.values() {
-        handle.forget(c.conn.id);
-    }
+    c.tables.forget(c.conn.id);
     if let Some(router) = &c.ctx.router {
         router.closed(c.conn.id, last);
     }
@@ -288,9 +249,7 @@ async fn relay_requests(
     }
     let last = last.unwrap_or_else(|| !c.ctx.online.is_online(c.conn.player.id));
     c.ctx.meet.closed(&c.ctx, &c.conn.player, c.conn.id, last);
-    for handle in c.opened.values() {
-        handle.forget(c.conn.id);
-    }
+    c.tables.forget(c.conn.id);
 }
 
 async fn recv_lobby(
@@ -300,80 +259,6 @@ async fn recv_lobby(
         Some(rx) => rx.recv().await,
         None => std::future::pending().await,
     }
-}
-
-async fn recv_analysis(
-    rx: &mut Option<broadcast::Receiver<(i64, Arc<str>)>>,
-) -> Result<(i64, Arc<str>), broadcast::error::RecvError> {
-    match rx {
-        Some(rx) => rx.recv().await,
-        None => std::future::pending().await,
-    }
-}
-
-/// The `id` of a message that could not be read, if it has one.
-fn id_of(text: &str) -> Option<u64> {
-    serde_json::from_str::<serde_json::Value>(text)
-        .ok()?
-        .get("id")?
-        .as_u64()
-}
-
-/// Reads a client message; or, for `bad_message`, its `id` (when it has one) and why
-/// it cannot be read.
-///
-/// serde takes an integer as a tag the index of a variant (`{"type":8}` would be a
-/// `ping`, `"command":0` a `join`), and an array as a struct or tagged enum whose first
-/// element is the tag (`"change":[0,false]` would be `log off`): the tags `type`,
-/// `command` and `option` are checked to be strings, and `change` an object, before
-/// serde reads the message. Other faults keep serde's own reason, with its position.
-fn parse(text: &str) -> Result<ClientMessage, (Option<u64>, String)> {
-    let value = serde_json::from_str::<serde_json::Value>(text).ok();
-    let id = || value.as_ref()?.get("id")?.as_u64();
-    if let Some(reason) = value.as_ref().and_then(untagged) {
-        return Err((id(), reason));
-    }
-    serde_json::from_str(text).map_err(|e| (id(), e.to_string()))
-}
-
-/// Why the tags of a message (as JSON) cannot be read, if they cannot: a `type`, a
-/// `command` (of a `command` request) or an `option` (of an `option` command's
-/// `change`) that is there but not a string, or a `change` that is not an object.
-fn untagged(message: &serde_json::Value) -> Option<String> {
-    use serde_json::Value;
-    fn kind(v: &Value) -> &'static str {
-        match v {
-            Value::Null => "null",
-            Value::Bool(_) => "a boolean",
-            Value::Number(_) => "a number",
-            Value::String(_) => "a string",
-            Value::Array(_) => "an array",
-            Value::Object(_) => "an object",
-        }
-    }
-    let not_a_string =
-        |field: &str, v: &Value| format!("`{field}` must be a string, not {}", kind(v));
-    let tag = |object: &Value, field: &str| -> Result<Option<String>, String> {
-        match object.get(field) {
-            None => Ok(None),
-            Some(Value::String(s)) => Ok(Some(s.clone())),
-            Some(v) => Err(not_a_string(field, v)),
-        }
-    };
-    let check = || -> Result<(), String> {
-        if tag(message, "type")?.as_deref() != Some("command") {
-            return Ok(());
-        }
-        if tag(message, "command")?.as_deref() != Some("option") {
-            return Ok(());
-        }
-        match message.get("change") {
-            None => Ok(()),
-            Some(change @ Value::Object(_)) => tag(change, "option").map(drop),
-            Some(v) => Err(format!("`change` must be an object, not {}", kind(v))),
-        }
-    };
-    check().err()
 }
 
 impl Connection {
@@ -386,11 +271,9 @@ impl Connection {
             config,
             conn,
             lang,
-            opened: HashMap::new(),
+            tables: Opened::default(),
             lobby: None,
-            analysis: None,
-            watched: std::collections::HashSet::new(),
-            live: None,
+            analysis: Following::default(),
             lobby_sent: None,
             strikes: 0,
             routed,
@@ -552,7 +435,7 @@ impl Connection {
                 return (node != router.node()).then_some((node, None, false));
             }
         };
-        if self.opened.contains_key(table) || self.ctx.lobby.get(table).is_some() {
+        if self.tables.contains(table) || self.ctx.lobby.get(table).is_some() {
             return None;
         }
         let node = match self.ctx.lobby.remote_owner(table) {
@@ -563,39 +446,49 @@ impl Connection {
         (node != router.node()).then(|| (node, Some(table.clone()), closing))
     }
 
+    /// Handles one request: the connection's own here, the others by their domain.
     async fn request(
         &mut self,
         id: Option<u64>,
         request: Request,
     ) -> Result<(), (Option<String>, Refusal)> {
-        let at_table =
-            |table: &str, this: &Connection| -> Result<TableHandle, (Option<String>, Refusal)> {
-                let named = table.to_owned();
-                match this.opened.get(table) {
-                    Some(h) => Ok(h.clone()),
-                    None if this.ctx.lobby.get(table).is_some() => {
-                        Err((Some(named.clone()), Refusal::NotOpen { table: named }))
-                    }
-                    None => Err((Some(named.clone()), Refusal::NoTable { table: named })),
-                }
-            };
-        let (table, request) = match request {
-            Request::Hello { lang } => {
-                return match Lang::from_code(&lang) {
-                    Some(l) => {
-                        self.lang = l;
-                        self.reply(id, None, Msg::new("lang_set"));
-                        Ok(())
-                    }
-                    None => Err((
-                        None,
-                        Refusal::BadMessage {
-                            reason: format!("unknown language '{lang}'"),
-                        },
-                    )),
-                };
+        let (table, msg) = match route(request) {
+            Routed::Connection(request) => return self.own(id, request),
+            Routed::Table(request) => self.tables.request(&self.ctx, &self.conn, request).await?,
+            Routed::Meet(request) => {
+                let msg = crate::meet::ws::request(&self.ctx, &self.conn, request).await;
+                (None, msg.map_err(|r| (None, r))?)
             }
-            Request::Lobby => {
+            Routed::Analysis(request) => {
+                let answer = self.analysis.request(&self.ctx, &self.conn, id, request);
+                (None, answer.await.map_err(|r| (None, r))?)
+            }
+        };
+        self.reply(id, table, msg);
+        Ok(())
+    }
+
+    /// The connection's own requests: its language, the lobby, a ping.
+    fn own(
+        &mut self,
+        id: Option<u64>,
+        request: ConnectionRequest,
+    ) -> Result<(), (Option<String>, Refusal)> {
+        match request {
+            ConnectionRequest::Hello { lang } => match Lang::from_code(&lang) {
+                Some(l) => {
+                    self.lang = l;
+                    self.reply(id, None, Msg::new("lang_set"));
+                    Ok(())
+                }
+                None => Err((
+                    None,
+                    Refusal::BadMessage {
+                        reason: format!("unknown language '{lang}'"),
+                    },
+                )),
+            },
+            ConnectionRequest::Lobby => {
                 // The whole list can be long: a subscribed connection gets it again at
                 // most every few seconds (the live feed keeps it current meanwhile).
                 let now = Instant::now();
@@ -611,232 +504,58 @@ impl Connection {
                 }
                 self.lobby_sent = Some(now);
                 self.send_lobby();
-                return Ok(());
-            }
-            Request::Ping => {
-                self.send(&ServerMessage::Pong { id });
-                return Ok(());
-            }
-            Request::CreateTable { options } => {
-                let options = table::settle_options(options).map_err(|e| (None, e))?;
-                if self.ctx.lobby.created_by(self.conn.player.id) >= TABLES_PER_PLAYER {
-                    let refusal = Refusal::TooManyOwnTables {
-                        limit: TABLES_PER_PLAYER,
-                    };
-                    return Err((None, refusal));
-                }
-                if !self.ctx.lobby.has_room() {
-                    return Err((None, Refusal::TooManyTables));
-                }
-                let (tid, fence) = crate::cluster::node::new_table_id(&self.ctx)
-                    .await
-                    .map_err(|e| (None, e))?;
-                let (handle, summary) = table::spawn(self.ctx.clone(), tid.clone(), options, fence);
-                self.ctx
-                    .lobby
-                    .insert(handle, summary, Some(self.conn.player.id));
-                self.reply(
-                    id,
-                    Some(tid.to_string()),
-                    Msg::new("created").arg("table", &tid),
-                );
-                return Ok(());
-            }
-            Request::Open { table, since } => {
-                let handle = self.ctx.lobby.get(&table).ok_or_else(|| {
-                    let named = table.clone();
-                    (Some(table.clone()), Refusal::NoTable { table: named })
-                })?;
-                // Opening again (a resync) replaces the subscription in the actor.
-                handle
-                    .open(self.conn.clone(), since)
-                    .await
-                    .map_err(|e| (Some(table.clone()), e))?;
-                self.opened.insert(table.clone(), handle);
-                self.reply(
-                    id,
-                    Some(table.clone()),
-                    Msg::new("opened").arg("table", &table),
-                );
-                return Ok(());
-            }
-            Request::Close { table } => {
-                let handle = self.opened.remove(&table).ok_or_else(|| {
-                    let named = table.clone();
-                    (Some(table.clone()), Refusal::NotOpen { table: named })
-                })?;
-                // Once the table has let go of this connection: no event of it after
-                // the reply.
-                handle.close(self.conn.id).await;
-                self.reply(
-                    id,
-                    Some(table.clone()),
-                    Msg::new("closed").arg("table", &table),
-                );
-                return Ok(());
-            }
-            Request::WatchAnalysis { game } => {
-                let job = self
-                    .ctx
-                    .stores
-                    .analyses
-                    .analysis_job(crate::vocab::GameId(game))
-                    .await
-                    .map_err(|_| (None, Refusal::StoreUnavailable))?;
-                if self.analysis.is_none() {
-                    self.analysis = Some(self.ctx.analysis.events.subscribe());
-                }
-                // A page follows one analysis at a time, a few tabs' worth at most.
-                if self.watched.len() >= WATCHED {
-                    self.watched.clear();
-                }
-                self.watched.insert(game);
-                if let Some(job) = job {
-                    self.send(&ServerMessage::Analysis {
-                        state: crate::analysis::state_view(&job, None),
-                    });
-                }
-                self.reply(id, None, Msg::new("watching_analysis"));
-                return Ok(());
-            }
-            Request::Analyse { position } => {
-                if !self.ctx.live.enabled() {
-                    return Err((None, Refusal::BotsDisabled));
-                }
-                let start = yinsh::Position::from_fen(position.trim())
-                    .map_err(|_| (None, Refusal::BadPosition))?;
-                // The search before ends as this one begins; the reply says the engine
-                // is busy only when other connections' searches hold every slot.
-                let own_slot = self.live.as_ref().is_some_and(|s| s.running());
-                let waits = self.ctx.live.busy() && !own_slot;
-                self.live = None;
-                self.live = Some(self.ctx.live.start(&self.conn, start, position, id));
-                let key = if waits {
-                    "analysis_queued"
-                } else {
-                    "analysing"
-                };
-                self.reply(id, None, Msg::new(key));
-                return Ok(());
-            }
-            Request::StopAnalyse => {
-                self.live = None;
-                self.reply(id, None, Msg::new("analysis_stopped"));
-                return Ok(());
-            }
-            Request::Chat { table, text } if crate::table::command::is_challenge(&text) => {
-                at_table(&table, self)?;
-                let refused = |r| (Some(table.clone()), r);
-                let options = self.ctx.lobby.summary(&table).map(|s| s.options);
-                let options = options.ok_or_else(|| {
-                    refused(Refusal::NoTable {
-                        table: table.clone(),
-                    })
-                })?;
-                let line = crate::table::command::challenge(&text, &options).map_err(refused)?;
-                let msg = self
-                    .ctx
-                    .meet
-                    .challenge(
-                        &self.ctx,
-                        &self.conn,
-                        Some(&line.to),
-                        &line.options,
-                        line.color,
-                    )
-                    .map(|(msg, _)| msg)
-                    .map_err(refused)?;
-                self.reply(id, Some(table), msg);
-                return Ok(());
-            }
-            Request::Chat { table, text } => (table, TableRequest::Chat(text)),
-            Request::Say { table, text } => (table, TableRequest::Say(text)),
-            Request::Seek { options, bots } => {
-                let msg = self
-                    .ctx
-                    .meet
-                    .seek(&self.ctx, &self.conn, &options, bots)
-                    .await
-                    .map_err(|r| (None, r))?;
-                self.reply(id, None, msg);
-                return Ok(());
-            }
-            Request::CancelSeek => {
-                let msg = self
-                    .ctx
-                    .meet
-                    .cancel_seek(&self.ctx, &self.conn.player)
-                    .map_err(|r| (None, r))?;
-                self.reply(id, None, msg);
-                return Ok(());
-            }
-            Request::AcceptSeek { seek } => {
-                let msg = self
-                    .ctx
-                    .meet
-                    .accept_seek(&self.ctx, &self.conn, &seek)
-                    .await
-                    .map_err(|r| (None, r))?;
-                self.reply(id, None, msg);
-                return Ok(());
-            }
-            Request::Challenge { to, options, color } => {
-                let msg = self
-                    .ctx
-                    .meet
-                    .challenge(&self.ctx, &self.conn, to.as_deref(), &options, color)
-                    .map(|(msg, _)| msg)
-                    .map_err(|r| (None, r))?;
-                self.reply(id, None, msg);
-                return Ok(());
-            }
-            Request::AcceptChallenge { challenge } => {
-                let msg = self
-                    .ctx
-                    .meet
-                    .accept_challenge(&self.ctx, &self.conn.player, &challenge)
-                    .await
-                    .map_err(|r| (None, r))?;
-                self.reply(id, None, msg);
-                return Ok(());
-            }
-            Request::DeclineChallenge { challenge } => {
-                let msg = self
-                    .ctx
-                    .meet
-                    .decline_challenge(&self.ctx, &self.conn.player, &challenge)
-                    .map_err(|r| (None, r))?;
-                self.reply(id, None, msg);
-                return Ok(());
-            }
-            Request::CancelChallenge { challenge } => {
-                let msg = self
-                    .ctx
-                    .meet
-                    .cancel_challenge(&self.ctx, &self.conn.player, &challenge)
-                    .map_err(|r| (None, r))?;
-                self.reply(id, None, msg);
-                return Ok(());
-            }
-            Request::Command { table, command } => (table, TableRequest::Command(command)),
-            Request::Act { table, action, ply } => {
-                (table, TableRequest::Act { token: action, ply })
-            }
-        };
-        let handle = at_table(&table, self)?;
-        // The round trip of an action inside the server: to its table, stored, back.
-        let acting = matches!(request, TableRequest::Act { .. });
-        let started = std::time::Instant::now();
-        let answer = handle.request(self.conn.player.clone(), request).await;
-        if acting {
-            self.ctx.metrics.action_answered(started.elapsed());
-        }
-        match answer {
-            Ok(msg) => {
-                self.reply(id, Some(table), msg);
                 Ok(())
             }
-            Err(e) => Err((Some(table), e)),
+            ConnectionRequest::Ping => {
+                self.send(&ServerMessage::Pong { id });
+                Ok(())
+            }
         }
+    }
+}
+
+/// The connection's own requests.
+enum ConnectionRequest {
+    Hello { lang: String },
+    Lobby,
+    Ping,
+}
+
+/// A request by the domain that answers it.
+enum Routed {
+    Connection(ConnectionRequest),
+    Table(TableRequest),
+    Meet(MeetRequest),
+    Analysis(AnalysisRequest),
+}
+
+/// Which domain answers `request`, and its fields as that domain names them.
+fn route(request: Request) -> Routed {
+    use Routed::{Analysis, Connection, Meet, Table};
+    match request {
+        Request::Hello { lang } => Connection(ConnectionRequest::Hello { lang }),
+        Request::Lobby => Connection(ConnectionRequest::Lobby),
+        Request::Ping => Connection(ConnectionRequest::Ping),
+        Request::CreateTable { options } => Table(TableRequest::Create { options }),
+        Request::Open { table, since } => Table(TableRequest::Open { table, since }),
+        Request::Close { table } => Table(TableRequest::Close { table }),
+        Request::Chat { table, text } => Table(TableRequest::Chat { table, text }),
+        Request::Say { table, text } => Table(TableRequest::Say { table, text }),
+        Request::Command { table, command } => Table(TableRequest::Command { table, command }),
+        Request::Act { table, action, ply } => Table(TableRequest::Act { table, action, ply }),
+        Request::Seek { options, bots } => Meet(MeetRequest::Seek { options, bots }),
+        Request::CancelSeek => Meet(MeetRequest::CancelSeek),
+        Request::AcceptSeek { seek } => Meet(MeetRequest::AcceptSeek { seek }),
+        Request::Challenge { to, options, color } => {
+            Meet(MeetRequest::Challenge { to, options, color })
+        }
+        Request::AcceptChallenge { challenge } => Meet(MeetRequest::AcceptChallenge { challenge }),
+        Request::DeclineChallenge { challenge } => {
+            Meet(MeetRequest::DeclineChallenge { challenge })
+        }
+        Request::CancelChallenge { challenge } => Meet(MeetRequest::CancelChallenge { challenge }),
+        Request::WatchAnalysis { game } => Analysis(AnalysisRequest::Watch { game }),
+        Request::Analyse { position } => Analysis(AnalysisRequest::Analyse { position }),
+        Request::StopAnalyse => Analysis(AnalysisRequest::Stop),
     }
 }
