@@ -5,6 +5,8 @@
 
 export type SeatColor = "white" | "black";
 
+export type Title = "BOT";
+
 export type Pair<T> = { 
 /**
  * White's value.
@@ -275,7 +277,7 @@ guest?: boolean,
 /**
  * `BOT` for a bot account (a program playing through the bot API).
  */
-title?: string, };
+title?: Title, };
 
 export type Stats = { 
 /**
@@ -682,6 +684,10 @@ markers: Pair<Array<string>>, };
 
 export type StageName = "place" | "move" | "remove_row" | "remove_ring" | "over";
 
+export type Ending = "target reached" | "pool exhausted" | "no moves" | "turn limit" | "resignation" | "time" | "agreement" | "abandoned";
+
+export type ScoreText = "1-0" | "0-1" | "1/2-1/2";
+
 export type ResultView = { 
 /**
  * The winner; a draw has none.
@@ -690,13 +696,13 @@ winner?: SeatColor,
 /**
  * `1-0`, `0-1` or `1/2-1/2`.
  */
-score: string, 
+score: ScoreText, 
 /**
  * `target reached`, `pool exhausted`, `no moves`, `turn limit`, `resignation`,
  * `time`, `agreement` or `abandoned` (claimed after the opponent left, or
  * adjudicated after both left).
  */
-termination: string, 
+termination: Ending, 
 /**
  * In a rated game, each player's rating before and after it.
  */
@@ -990,6 +996,8 @@ color?: SeatColor,
  */
 created_at: number, };
 
+export type Scope = "bot:play" | "challenge:write" | "board:play";
+
 export type AccountView = { 
 /**
  * The player's id.
@@ -1034,7 +1042,7 @@ name: string,
 /**
  * Its scopes (`bot:play`, `challenge:write`, `board:play`).
  */
-scopes: Array<string>, 
+scopes: Array<Scope>, 
 /**
  * When it was made, in milliseconds since 1970.
  */
@@ -1052,7 +1060,7 @@ name: string,
 /**
  * Its scopes, at least one.
  */
-scopes: Array<string>, };
+scopes: Array<Scope>, };
 
 export type NewToken = { 
 /**
@@ -1070,7 +1078,7 @@ name: string,
 /**
  * Its scopes (`bot:play`, `challenge:write`, `board:play`).
  */
-scopes: Array<string>, 
+scopes: Array<Scope>, 
 /**
  * When it was made, in milliseconds since 1970.
  */
@@ -1080,11 +1088,23 @@ created_at: number,
  */
 last_used_at?: number, };
 
+export type TimeClass = "bullet" | "quick" | "rapid" | "classical";
+
+export type RatingCategory = "standard-bullet" | "standard-quick" | "standard-rapid" | "standard-classical" | "blitz-bullet" | "blitz-quick" | "blitz-rapid" | "blitz-classical";
+
+export const TIME_CLASSES: readonly TimeClass[] = ["bullet", "quick", "rapid", "classical"]; // fastest first
+
+export const EXPECTED_TURNS = 30; // a game's expected length: minutes × 60 + EXPECTED_TURNS × increment seconds
+
+export const TIME_CLASS_BELOW: Readonly<Record<Exclude<TimeClass, "classical">, number>> = { bullet: 180, quick: 480, rapid: 1500 }; // the expected length (seconds) each class stays under
+
+export const RATING_CATEGORIES: readonly RatingCategory[] = ["standard-bullet", "standard-quick", "standard-rapid", "standard-classical", "blitz-bullet", "blitz-quick", "blitz-rapid", "blitz-classical"]; // in the order pages show them
+
 export type CategoryRatingView = { 
 /**
  * `standard-rapid`, `blitz-bullet`, …
  */
-category: string, 
+category: RatingCategory, 
 /**
  * The rating, in whole points.
  */
@@ -1122,7 +1142,7 @@ game: number,
 /**
  * Its category.
  */
-category: string, 
+category: RatingCategory, 
 /**
  * When it ended, in milliseconds since 1970.
  */
@@ -1158,7 +1178,7 @@ name: string,
 /**
  * `BOT` for a bot account.
  */
-title?: string, 
+title?: Title, 
 /**
  * When they first came, in milliseconds since 1970.
  */
@@ -1224,7 +1244,7 @@ export type Leaderboard = {
 /**
  * The category.
  */
-category: string, 
+category: RatingCategory, 
 /**
  * Best first.
  */
@@ -1244,6 +1264,12 @@ after: number,
  */
 provisional: boolean, };
 
+export type Over = "white" | "black" | "draw";
+
+export type Mark = "inaccuracy" | "mistake" | "blunder";
+
+export type JobState = "queued" | "running" | "done" | "failed";
+
 export type EvalView = { 
 /**
  * The evaluation for White, in hundredths of a ring.
@@ -1257,7 +1283,7 @@ win?: number,
 /**
  * The game is over: `white`, `black` or `draw`.
  */
-over?: string, 
+over?: Over, 
 /**
  * White's chance to win (0 to 1; docs/engine.md, "The win chance").
  */
@@ -1287,7 +1313,7 @@ loss: number,
 /**
  * `inaccuracy`, `mistake` or `blunder`, when it lost enough.
  */
-mark?: string, };
+mark?: Mark, };
 
 export type AnalysisSummary = { 
 /**
@@ -1340,9 +1366,9 @@ export type AnalysisState = {
  */
 game: number, 
 /**
- * `queued`, `running`, `done` or `failed`.
+ * Where the job is.
  */
-state: string, 
+state: JobState, 
 /**
  * Positions searched so far.
  */
@@ -1385,7 +1411,7 @@ shallow_win?: number,
 /**
  * The game is over: `white`, `black` or `draw`.
  */
-over?: string, };
+over?: Over, };
 
 export type WorkJob = { 
 /**
@@ -1549,11 +1575,11 @@ black_guest?: boolean,
 /**
  * `BOT` when a bot account played white.
  */
-white_title?: string, 
+white_title?: Title, 
 /**
  * `BOT` when a bot account played black.
  */
-black_title?: string, 
+black_title?: Title, 
 /**
  * The options it was played with.
  */
@@ -1670,11 +1696,11 @@ black_guest?: boolean,
 /**
  * `BOT` when a bot account played white.
  */
-white_title?: string, 
+white_title?: Title, 
 /**
  * `BOT` when a bot account played black.
  */
-black_title?: string, 
+black_title?: Title, 
 /**
  * The options it was played with.
  */

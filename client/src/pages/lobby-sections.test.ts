@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import type { PlayerView, TableSummary } from "../protocol";
+import type { PlayerView, ResultView, TableSummary } from "../protocol";
 import { pickColor, sectionOf, sections, tableState } from "./lobby-sections";
 
 const person = (name: string, online = true): PlayerView => ({ id: name.length, name, online });
 const engine: PlayerView = { name: "Engine (level 3)", bot: 3, online: true };
-const win = { winner: "white" as const, score: "1-0", termination: "target reached" };
+const win: ResultView = { winner: "white", score: "1-0", termination: "target reached" };
 
 function table(id: string, white: PlayerView | null, black: PlayerView | null, more: Partial<TableSummary> = {}): TableSummary {
   return { id, options: { variant: "standard", log: true }, seats: { white, black }, spectators: 0, status: "waiting", ...more };

@@ -3,7 +3,19 @@
 // the challenges to and from the player. No DOM and no words here (the pages translate
 // the keys), so that all of it is tested in Node.
 
-import type { ChallengeView, PlayerView, SeekView, ServerMessage, TableOptions, TimeSetting, VariantName } from "../protocol";
+import {
+  EXPECTED_TURNS,
+  TIME_CLASS_BELOW,
+  TIME_CLASSES,
+  type ChallengeView,
+  type PlayerView,
+  type SeekView,
+  type ServerMessage,
+  type TableOptions,
+  type TimeClass,
+  type TimeSetting,
+  type VariantName,
+} from "../protocol";
 
 // ---- Presets and time controls ----
 
@@ -51,19 +63,16 @@ export function timeLabel(time: TimeSetting): string {
   return `${time.minutes}+${time.increment}`;
 }
 
-export type Speed = "bullet" | "quick" | "rapid" | "classical";
+export type Speed = TimeClass;
 
 /**
  * The time class of a clock, as the server rates games (docs/protocol.md "Rated
- * games"): by minutes × 60 + 30 × increment seconds, bullet under 3 minutes, quick
- * under 8, rapid under 25, classical from 25.
+ * games"): by its expected length, minutes × 60 + EXPECTED_TURNS × increment seconds,
+ * against the limits the server defines (`TIME_CLASS_BELOW`).
  */
 export function speedOf(time: TimeSetting): Speed {
-  const secs = time.minutes * 60 + 30 * time.increment;
-  if (secs < 180) return "bullet";
-  if (secs < 480) return "quick";
-  if (secs < 1500) return "rapid";
-  return "classical";
+  const secs = time.minutes * 60 + EXPECTED_TURNS * time.increment;
+  return TIME_CLASSES.find((c) => c === "classical" || secs < TIME_CLASS_BELOW[c]) ?? "classical";
 }
 
 /** Whether two options ask for the same game (what the server pairs). */

@@ -2,11 +2,11 @@ import { describe, expect, it, vi } from "vitest";
 
 vi.mock("../i18n", () => ({ t: (key: string) => key }));
 
-import type { RatingPointView } from "../protocol";
+import type { RatingCategory, RatingPointView } from "../protocol";
 import { buildGraph, categoriesOf, distinctLabels, lineStyle, niceStep, pathOf, ratingScale, tickFormat } from "./rating-graph";
 
 const DAY = 86_400_000;
-const point = (game: number, category: string, at: number, rating: number): RatingPointView => ({ game, category, at, rating });
+const point = (game: number, category: RatingCategory, at: number, rating: number): RatingPointView => ({ game, category, at, rating });
 
 describe("the rating axis", () => {
   it("takes round steps", () => {

@@ -4,16 +4,15 @@
 import "./ratings.css";
 import { h } from "../dom";
 import { t, type Key } from "../i18n";
-import type { RatingDiff, TableOptions } from "../protocol";
+import { RATING_CATEGORIES, TIME_CLASSES, type RatingCategory, type RatingDiff, type TableOptions, type TimeClass } from "../protocol";
+import { speedOf } from "./meet";
 
-/** The time classes of rated games, fastest first (the server's `TimeClass`). */
-export const TIME_CLASSES = ["bullet", "quick", "rapid", "classical"] as const;
-export type TimeClass = (typeof TIME_CLASSES)[number];
+/** The time classes of rated games, fastest first (defined by the server). */
+export { TIME_CLASSES };
+export type { TimeClass };
 
-/** Every rating category, in the order pages show them (as the server lists them). */
-export const CATEGORIES: readonly string[] = (["standard", "blitz"] as const).flatMap((v) =>
-  TIME_CLASSES.map((c) => `${v}-${c}`),
-);
+/** Every rating category, in the order pages show them (defined by the server). */
+export const CATEGORIES: readonly string[] = RATING_CATEGORIES;
 
 /** Items in the order of their categories (unknown categories last, by name). */
 export function sortByCategory<T>(items: readonly T[], category: (item: T) => string): T[] {
@@ -24,16 +23,10 @@ export function sortByCategory<T>(items: readonly T[], category: (item: T) => st
   return [...items].sort((a, b) => rank(category(a)) - rank(category(b)) || category(a).localeCompare(category(b)));
 }
 
-/**
- * The category a game with these options is rated in (`standard-quick`), `null` when
- * untimed: the variant and the time class of minutes + 30 × increment seconds
- * (bullet under 3 minutes, quick under 8, rapid under 25, classical from 25).
- */
-export function categoryOf(o: Pick<TableOptions, "variant" | "time">): string | null {
+/** The category a game with these options is rated in (`standard-quick`), `null` when untimed. */
+export function categoryOf(o: Pick<TableOptions, "variant" | "time">): RatingCategory | null {
   if (!o.time) return null;
-  const secs = o.time.minutes * 60 + 30 * o.time.increment;
-  const cls: TimeClass = secs < 180 ? "bullet" : secs < 480 ? "quick" : secs < 1500 ? "rapid" : "classical";
-  return `${o.variant}-${cls}`;
+  return `${o.variant}-${speedOf(o.time)}`;
 }
 
 /** A category in words: `Standard · Rapid`, `Blitz · Bullet`; an unknown one as it is. */

@@ -6,12 +6,12 @@
 import "./account.css";
 import { h, replace } from "../dom";
 import { t, type Key } from "../i18n";
-import type { NewToken, TokenView } from "../protocol";
+import type { NewToken, Scope, TokenView } from "../protocol";
 import { api } from "./account";
 import { formatDate } from "./archive";
 
 /** The scopes a token may carry, with what each lets a program do. */
-export const SCOPES: readonly { scope: string; label: Key }[] = [
+export const SCOPES: readonly { scope: Scope; label: Key }[] = [
   { scope: "bot:play", label: "tokens.scopeBot" },
   { scope: "challenge:write", label: "tokens.scopeChallenge" },
   { scope: "board:play", label: "tokens.scopeBoard" },

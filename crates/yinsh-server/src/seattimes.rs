@@ -161,8 +161,8 @@ async fn play_one(config: &SeatConfig, engine: SeatColor) -> anyhow::Result<Seat
                     return Ok(SeatGame {
                         engine,
                         decisions,
-                        score: result.score.clone(),
-                        termination: result.termination.clone(),
+                        score: result.score.as_str().to_owned(),
+                        termination: result.termination.as_str().to_owned(),
                         engine_left,
                     });
                 }

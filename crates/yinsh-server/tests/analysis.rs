@@ -88,7 +88,11 @@ async fn in_process(server: &TestServer) {
     assert!(status == 202 || status == 200, "{status} {state}");
     let done = page
         .until(|m| match m {
-            ServerMessage::Analysis { state } if state.state == "done" => Some(state.clone()),
+            ServerMessage::Analysis { state }
+                if state.state == yinsh_server::analysis::store::JobState::Done =>
+            {
+                Some(state.clone())
+            }
             _ => None,
         })
         .await;

@@ -12,7 +12,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::net::TcpStream;
-use yinsh_server::protocol::{Request, ServerMessage, TableOptions};
+use yinsh_server::protocol::{Request, ServerMessage, TableOptions, Title};
 
 use crate::accounts::Browser;
 use crate::common::{Client, TestServer, http_send};
@@ -282,7 +282,7 @@ async fn bot_plays(server: &TestServer) {
     let (status, body) = post(server, &bob_token, "/api/bot/account/upgrade", "").await;
     assert_eq!(status, 400, "{body}");
     let robo_ws = Client::connect(server.addr, robo.cookie.as_deref()).await;
-    assert_eq!(robo_ws.player.title.as_deref(), Some("BOT"));
+    assert_eq!(robo_ws.player.title, Some(Title::Bot));
 }
 
 #[tokio::test]
@@ -655,8 +655,8 @@ async fn a_bots_seat_keeps_its_mark_after_a_restart() {
     let view = again.client().await.open(&table).await;
     let black = view.seats.black.expect("the bot's seat, restored");
     assert_eq!(
-        (black.name.as_str(), black.title.as_deref()),
-        ("Robo", Some("BOT"))
+        (black.name.as_str(), black.title),
+        ("Robo", Some(Title::Bot))
     );
     assert_eq!(view.seats.white.unwrap().title, None);
     assert_eq!(view.game.unwrap().moves, ["e5", "f6"]);
@@ -705,7 +705,7 @@ async fn a_bot_seeks_and_is_paired_only_with_people_who_welcome_bots() {
     let listed = seeks(&server).await;
     assert_eq!(listed.len(), 2, "{listed:?}");
     let bot_seek = listed.iter().find(|s| s.player.name == "Robo").unwrap();
-    assert_eq!(bot_seek.player.title.as_deref(), Some("BOT"));
+    assert_eq!(bot_seek.player.title, Some(Title::Bot));
     assert!(bot_seek.bots);
     // The bot cannot take Ann's seek either (over its WebSocket, as a page would).
     let ann_seek = listed.iter().find(|s| s.player.name == "Ann").unwrap();

@@ -8,6 +8,7 @@ use serde_json::json;
 use yinsh_server::account::store::NewAccount;
 use yinsh_server::game::store::{GameWrite, NewGame, SeatRecord, StoredResult};
 use yinsh_server::protocol::{Command, TableEvent, TableOptions, TimeSetting};
+use yinsh_server::rating::RatingCategory;
 use yinsh_server::store::Store;
 
 use crate::accounts::Browser;
@@ -218,7 +219,7 @@ async fn rated_once(store: Arc<dyn Store>) {
         .await
         .unwrap()
         .unwrap();
-    assert_eq!(first.white.category, "standard-rapid");
+    assert_eq!(first.white.category.name(), "standard-rapid");
     assert!(first.black.after > first.black.before);
     assert_eq!(first.white.before, 1500.0);
     // Written again (a retry after a lost answer): the same changes, nothing new.
@@ -277,7 +278,7 @@ async fn rated_once(store: Arc<dyn Store>) {
             .unwrap()
             .unwrap();
         let board = store
-            .leaderboard("standard-rapid", 80.0, 10, 10)
+            .leaderboard(RatingCategory::StandardRapid, 80.0, 10, 10)
             .await
             .unwrap();
         if board.len() == 2 {
@@ -291,7 +292,7 @@ async fn rated_once(store: Arc<dyn Store>) {
     assert!(settled, "ratings settle within 200 games");
     assert_eq!(
         store
-            .leaderboard("blitz-rapid", 75.0, 10, 10)
+            .leaderboard(RatingCategory::BlitzRapid, 75.0, 10, 10)
             .await
             .unwrap()
             .len(),

@@ -20,7 +20,7 @@ describe("the result", () => {
   });
 
   it("says a draw without a winner", () => {
-    const r = { score: "½-½", termination: "agreement" } as ResultView;
-    expect(resultHeadline(r, names)).toBe("½-½ — result.draw(reason=reason.agreement)");
+    const r: ResultView = { score: "1/2-1/2", termination: "agreement" };
+    expect(resultHeadline(r, names)).toBe("1/2-1/2 — result.draw(reason=reason.agreement)");
   });
 });

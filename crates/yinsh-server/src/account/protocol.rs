@@ -31,6 +31,39 @@ pub struct SessionView {
     pub current: bool,
 }
 
+/// What an API token lets a program do (docs/protocol.md, "API tokens").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, TS)]
+pub enum Scope {
+    /// Play as a bot account (the bot API).
+    #[serde(rename = "bot:play")]
+    BotPlay,
+    /// Send and answer challenges.
+    #[serde(rename = "challenge:write")]
+    ChallengeWrite,
+    /// Play the account's own games from a program (the board API).
+    #[serde(rename = "board:play")]
+    BoardPlay,
+}
+
+impl Scope {
+    /// Every scope, in the order tokens list them.
+    pub const ALL: [Scope; 3] = [Scope::BotPlay, Scope::ChallengeWrite, Scope::BoardPlay];
+
+    /// `bot:play`, `challenge:write`, `board:play` (as the wire and the store write it).
+    pub fn name(self) -> &'static str {
+        match self {
+            Scope::BotPlay => "bot:play",
+            Scope::ChallengeWrite => "challenge:write",
+            Scope::BoardPlay => "board:play",
+        }
+    }
+
+    /// The scope called `name`.
+    pub fn from_name(name: &str) -> Option<Scope> {
+        Scope::ALL.into_iter().find(|s| s.name() == name)
+    }
+}
+
 /// A personal API token of an account (`GET /api/token`); the token itself is never
 /// shown again after it was made.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
@@ -41,7 +74,7 @@ pub struct TokenView {
     /// What its owner called it.
     pub name: String,
     /// Its scopes (`bot:play`, `challenge:write`, `board:play`).
-    pub scopes: Vec<String>,
+    pub scopes: Vec<Scope>,
     /// When it was made, in milliseconds since 1970.
     #[ts(type = "number")]
     pub created_at: i64,
@@ -58,7 +91,7 @@ pub struct TokenRequest {
     /// A name to tell it by (1 to 40 characters).
     pub name: String,
     /// Its scopes, at least one.
-    pub scopes: Vec<String>,
+    pub scopes: Vec<Scope>,
 }
 
 /// A token just made (`POST /api/token`): the only time the token is shown.
@@ -74,6 +107,7 @@ pub struct NewToken {
 /// The TypeScript of these types (`client/src/protocol.ts`).
 pub(crate) fn typescript(cfg: &ts_rs::Config) -> Vec<String> {
     vec![
+        Scope::decl(cfg),
         AccountView::decl(cfg),
         SessionView::decl(cfg),
         TokenView::decl(cfg),

@@ -196,7 +196,7 @@ pub fn view_of(player: &Player) -> crate::protocol::PlayerView {
         bot: None,
         online: true,
         guest: is_guest_name(&player.name),
-        title: player.bot.then(|| "BOT".to_owned()),
+        title: crate::protocol::Title::of(player.bot),
     }
 }
 

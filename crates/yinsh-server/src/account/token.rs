@@ -9,9 +9,8 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
-/// The scopes a token may carry: playing as a bot account, sending and answering
-/// challenges, playing one's own games from a program (docs/protocol.md, "API tokens").
-pub const SCOPES: [&str; 3] = ["bot:play", "challenge:write", "board:play"];
+use crate::protocol::Scope;
+
 /// Tokens one account may hold.
 pub const TOKENS_PER_ACCOUNT: usize = 20;
 /// The longest name of a token, in characters.
@@ -37,23 +36,27 @@ pub fn looks_like_token(text: &str) -> bool {
         .is_some_and(|hex| hex.len() == 64 && hex.bytes().all(|b| b.is_ascii_hexdigit()))
 }
 
-/// The scopes asked for, checked and written as stored: known ones only, each once,
-/// in the order of [`SCOPES`], space-separated. At least one.
-pub fn scopes_of(asked: &[String]) -> Result<String, String> {
-    if let Some(unknown) = asked.iter().find(|s| !SCOPES.contains(&s.as_str())) {
-        return Err(format!(
-            "unknown scope '{unknown}' (the scopes are {})",
-            SCOPES.join(", ")
-        ));
-    }
-    let chosen: Vec<&str> = SCOPES
+/// The scopes asked for, written as stored: each once, in the order of
+/// [`Scope::ALL`], space-separated. At least one.
+pub fn scopes_of(asked: &[Scope]) -> Result<String, String> {
+    let chosen: Vec<&str> = Scope::ALL
         .into_iter()
-        .filter(|s| asked.iter().any(|a| a == s))
+        .filter(|s| asked.contains(s))
+        .map(Scope::name)
         .collect();
     if chosen.is_empty() {
         return Err("a token needs at least one scope".to_owned());
     }
     Ok(chosen.join(" "))
+}
+
+/// The scopes of a stored token (its space-separated names; a name no scope has any
+/// more is left out).
+pub fn stored_scopes(stored: &str) -> Vec<Scope> {
+    stored
+        .split_whitespace()
+        .filter_map(Scope::from_name)
+        .collect()
 }
 
 /// A token's name as kept: trimmed, 1 to [`NAME_MAX`] characters, no control
@@ -120,14 +123,22 @@ mod tests {
 
     #[test]
     fn scopes_and_names_are_checked() {
-        let asked =
-            |list: &[&str]| scopes_of(&list.iter().map(|s| s.to_string()).collect::<Vec<_>>());
+        // As a request's body reads them: an unknown scope does not read.
+        let asked = |list: &[&str]| -> Result<String, String> {
+            let scopes: Vec<Scope> =
+                serde_json::from_value(serde_json::json!(list)).map_err(|e| e.to_string())?;
+            scopes_of(&scopes)
+        };
         assert_eq!(
             asked(&["board:play", "bot:play", "board:play"]).unwrap(),
             "bot:play board:play"
         );
         assert!(asked(&[]).is_err());
-        assert!(asked(&["admin"]).unwrap_err().contains("'admin'"));
+        assert!(asked(&["admin"]).unwrap_err().contains("`admin`"));
+        assert_eq!(
+            stored_scopes("bot:play board:play"),
+            [Scope::BotPlay, Scope::BoardPlay]
+        );
         assert_eq!(name_of("  my bot ").unwrap(), "my bot");
         assert!(name_of("   ").is_err());
         assert!(name_of(&"x".repeat(41)).is_err());

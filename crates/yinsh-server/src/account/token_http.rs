@@ -30,11 +30,7 @@ fn view_of(record: &TokenRecord) -> TokenView {
     TokenView {
         id: record.id,
         name: record.name.clone(),
-        scopes: record
-            .scopes
-            .split_whitespace()
-            .map(str::to_owned)
-            .collect(),
+        scopes: token::stored_scopes(&record.scopes),
         created_at: record.created_at,
         last_used_at: record.last_used_at,
     }

@@ -293,7 +293,7 @@ async fn progress_of(
     }
     app.ctx.analysis.announce_state(AnalysisState {
         game: game.0,
-        state: JobState::Running.name().to_owned(),
+        state: JobState::Running,
         done: body.done,
         total: body.total,
         result: None,

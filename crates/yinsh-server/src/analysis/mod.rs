@@ -30,8 +30,8 @@ use crate::analysis::store::{AnalysisDone, AnalysisJob, JobState, Lease};
 use crate::game::store::StoredGame;
 use crate::game::{replay_stored, start_of};
 use crate::protocol::{
-    ActionAnalysis, AnalysisResult, AnalysisState, AnalysisSummary, EvalView, Pair, ServerMessage,
-    WorkJob, WorkResult, WorkView,
+    ActionAnalysis, AnalysisResult, AnalysisState, AnalysisSummary, EvalView, Mark, Over, Pair,
+    ServerMessage, WorkJob, WorkResult, WorkView,
 };
 use crate::table::to_text;
 use crate::vocab::GameId;
@@ -156,16 +156,8 @@ pub fn to_work_view(view: &PositionView) -> WorkView {
             win: None,
             shallow_cp: None,
             shallow_win: None,
-            over: Some(winner_name(*winner).to_owned()),
+            over: Some(Over::of(*winner)),
         },
-    }
-}
-
-fn winner_name(winner: Option<Color>) -> &'static str {
-    match winner {
-        Some(Color::White) => "white",
-        Some(Color::Black) => "black",
-        None => "draw",
     }
 }
 
@@ -181,12 +173,7 @@ pub fn from_work_view(view: &WorkView) -> Result<PositionView, String> {
             shallow_cp: None,
             shallow_win: None,
             line,
-        } if line.is_empty() => Ok(PositionView::Over(match over.as_str() {
-            "white" => Some(Color::White),
-            "black" => Some(Color::Black),
-            "draw" => None,
-            other => return Err(format!("'{other}' is not white, black or draw")),
-        })),
+        } if line.is_empty() => Ok(PositionView::Over(over.winner())),
         WorkView {
             over: None,
             best: Some(best),
@@ -228,7 +215,7 @@ pub fn eval_view(eval: Eval) -> EvalView {
     let (cp, win, over) = match eval {
         Eval::Score(Score::Cp(cp)) => (Some(cp), None, None),
         Eval::Score(Score::Win(n)) => (None, Some(n), None),
-        Eval::Over(winner) => (None, None, Some(winner_name(winner).to_owned())),
+        Eval::Over(winner) => (None, None, Some(Over::of(winner))),
     };
     EvalView {
         cp,
@@ -280,7 +267,7 @@ pub fn result_view(
                 line: j.line.iter().map(Action::to_string).collect(),
                 eval: eval_view(j.after),
                 loss: (j.loss * 1000.0).round() / 1000.0,
-                mark: j.mark.map(|m| m.name().to_owned()),
+                mark: j.mark.map(Mark::from),
             })
             .collect(),
         summary: Pair {
@@ -305,7 +292,7 @@ pub fn state_view(job: &AnalysisJob, game: Option<(&StoredGame, u64)>) -> Analys
     };
     AnalysisState {
         game: job.game.0,
-        state: job.state.name().to_owned(),
+        state: job.state,
         done: job.done,
         total: job.total,
         result,

@@ -6,6 +6,61 @@ use ts_rs::TS;
 
 use crate::protocol::*;
 
+/// A game that is over, as the analysis sees it: who won, or a draw.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[serde(rename_all = "lowercase")]
+pub enum Over {
+    /// White won.
+    White,
+    /// Black won.
+    Black,
+    /// A draw.
+    Draw,
+}
+
+impl Over {
+    /// The game won by `winner` (none: a draw).
+    pub fn of(winner: Option<yinsh::Color>) -> Over {
+        match winner {
+            Some(yinsh::Color::White) => Over::White,
+            Some(yinsh::Color::Black) => Over::Black,
+            None => Over::Draw,
+        }
+    }
+
+    /// Who won (none: a draw).
+    pub fn winner(self) -> Option<yinsh::Color> {
+        match self {
+            Over::White => Some(yinsh::Color::White),
+            Over::Black => Some(yinsh::Color::Black),
+            Over::Draw => None,
+        }
+    }
+}
+
+/// What a decision is marked, by the win chance it gave away (docs/engine.md).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[serde(rename_all = "lowercase")]
+pub enum Mark {
+    /// An inaccuracy.
+    Inaccuracy,
+    /// A mistake.
+    Mistake,
+    /// A blunder.
+    Blunder,
+}
+
+impl From<yinsh_engine::analysis::Mark> for Mark {
+    fn from(mark: yinsh_engine::analysis::Mark) -> Mark {
+        use yinsh_engine::analysis::Mark as Engine;
+        match mark {
+            Engine::Inaccuracy => Mark::Inaccuracy,
+            Engine::Mistake => Mark::Mistake,
+            Engine::Blunder => Mark::Blunder,
+        }
+    }
+}
+
 /// A position as the analysis judged it, for White.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct EvalView {
@@ -21,7 +76,7 @@ pub struct EvalView {
     /// The game is over: `white`, `black` or `draw`.
     #[ts(optional)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub over: Option<String>,
+    pub over: Option<Over>,
     /// White's chance to win (0 to 1; docs/engine.md, "The win chance").
     pub white_chance: f64,
 }
@@ -45,7 +100,7 @@ pub struct ActionAnalysis {
     /// `inaccuracy`, `mistake` or `blunder`, when it lost enough.
     #[ts(optional)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub mark: Option<String>,
+    pub mark: Option<Mark>,
 }
 
 /// One player's decisions in an analysed game.
@@ -85,8 +140,8 @@ pub struct AnalysisState {
     /// The game.
     #[ts(type = "number")]
     pub game: i64,
-    /// `queued`, `running`, `done` or `failed`.
-    pub state: String,
+    /// Where the job is.
+    pub state: crate::analysis::store::JobState,
     /// Positions searched so far.
     pub done: u32,
     /// Positions to search (known once a worker began).
@@ -131,7 +186,7 @@ pub struct WorkView {
     /// The game is over: `white`, `black` or `draw`.
     #[ts(optional)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub over: Option<String>,
+    pub over: Option<Over>,
 }
 
 /// A job for an analysis worker (`POST /api/worker/acquire`).
@@ -234,6 +289,9 @@ pub struct ParsedRecord {
 /// The TypeScript of these types (`client/src/protocol.ts`).
 pub(crate) fn typescript(cfg: &ts_rs::Config) -> Vec<String> {
     vec![
+        Over::decl(cfg),
+        Mark::decl(cfg),
+        crate::analysis::store::JobState::decl(cfg),
         EvalView::decl(cfg),
         ActionAnalysis::decl(cfg),
         AnalysisSummary::decl(cfg),

@@ -3,8 +3,10 @@
 use crate::store::StoreFuture;
 use crate::vocab::GameId;
 
-/// Where an analysis job is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Where an analysis job is (`queued`, `running`, `done`, `failed`: on the wire and in
+/// the store).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize, ts_rs::TS)]
+#[serde(rename_all = "lowercase")]
 pub enum JobState {
     /// Waiting for a worker.
     Queued,

@@ -137,7 +137,7 @@ async fn archive(
 /// The archive's entry for a finished game; `bots` knows its seats' bot accounts.
 pub(crate) fn entry(g: &StoredGame, actions: u32, bots: &BotAccounts) -> Option<ArchiveEntry> {
     let imported = g.game.table_id == crate::game::store::IMPORTED;
-    let title = |bot: bool| bot.then(|| "BOT".to_owned());
+    let title = crate::protocol::Title::of;
     let bot = bots.seats(&g.game);
     Some(ArchiveEntry {
         id: g.id.0,

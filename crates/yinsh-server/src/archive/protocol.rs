@@ -34,11 +34,11 @@ pub struct ArchiveEntry {
     /// `BOT` when a bot account played white.
     #[ts(optional)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub white_title: Option<String>,
+    pub white_title: Option<Title>,
     /// `BOT` when a bot account played black.
     #[ts(optional)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub black_title: Option<String>,
+    pub black_title: Option<Title>,
     /// The options it was played with.
     pub options: TableOptions,
     /// When it started, in milliseconds since 1970 (UTC).

@@ -25,7 +25,7 @@ pub struct StreamPlayer {
     pub name: String,
     /// `BOT` for a bot account.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub title: Option<String>,
+    pub title: Option<crate::protocol::Title>,
     /// The engine's level, when the engine plays.
     #[serde(rename = "aiLevel", skip_serializing_if = "Option::is_none")]
     pub ai_level: Option<u8>,
@@ -36,7 +36,7 @@ impl StreamPlayer {
         StreamPlayer {
             id: view.id,
             name: view.name.clone(),
-            title: view.title.clone(),
+            title: view.title,
             ai_level: view.bot,
         }
     }
@@ -460,10 +460,11 @@ mod tests {
     use crate::protocol::{ChatLine, Pair, StageName, TableOptions};
 
     fn result(termination: &str, winner: Option<SeatColor>) -> ResultView {
+        let termination = yinsh::notation::record::Termination::from_name(termination).unwrap();
         ResultView {
             winner,
-            score: "1-0".to_owned(),
-            termination: termination.to_owned(),
+            score: crate::protocol::ScoreText::of(winner.map(yinsh::Color::from)),
+            termination: termination.into(),
             ratings: None,
         }
     }
@@ -509,7 +510,7 @@ mod tests {
             bot: None,
             online: true,
             guest: false,
-            title: (id == 2).then(|| "BOT".to_owned()),
+            title: crate::protocol::Title::of(id == 2),
         })
     }
 

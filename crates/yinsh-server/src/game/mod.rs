@@ -456,8 +456,8 @@ pub fn record_of(
 pub fn result_view(result: &GameResult) -> ResultView {
     ResultView {
         winner: result.winner.map(SeatColor::from),
-        score: result.score().to_owned(),
-        termination: result.termination.name().to_owned(),
+        score: crate::protocol::ScoreText::of(result.winner),
+        termination: result.termination.into(),
         ratings: None,
     }
 }

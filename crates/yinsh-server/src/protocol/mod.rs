@@ -47,6 +47,21 @@ impl From<SeatColor> for yinsh::Color {
     }
 }
 
+/// A player's title: `BOT` for a bot account (a program playing through the bot API).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+pub enum Title {
+    /// A bot account.
+    #[serde(rename = "BOT")]
+    Bot,
+}
+
+impl Title {
+    /// The title of an account that is a bot account or not.
+    pub fn of(bot: bool) -> Option<Title> {
+        bot.then_some(Title::Bot)
+    }
+}
+
 /// A pair of values, one per colour.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct Pair<T> {
@@ -227,7 +242,7 @@ pub struct PlayerView {
     /// `BOT` for a bot account (a program playing through the bot API).
     #[ts(optional)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub title: Option<String>,
+    pub title: Option<Title>,
 }
 
 /// How busy the server is (`GET /api/stats`).
@@ -463,6 +478,7 @@ pub fn typescript() -> String {
     );
     let shared = vec![
         SeatColor::decl(&cfg),
+        Title::decl(&cfg),
         Pair::<()>::decl(&cfg),
         ClientMessage::decl(&cfg),
         Request::decl(&cfg),

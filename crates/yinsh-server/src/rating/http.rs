@@ -19,7 +19,7 @@ use crate::protocol::{
     ChallengeView, EngineLevel, HeadToHead, Leaderboard, LeaderboardEntry, PlayerProfile,
     RatingPointView,
 };
-use crate::rating::{CATEGORIES, LEADERBOARD_DEVIATION, LEADERBOARD_GAMES};
+use crate::rating::{LEADERBOARD_DEVIATION, LEADERBOARD_GAMES, RatingCategory};
 
 /// The latest games a player's page lists.
 const RECENT_GAMES: u32 = 20;
@@ -135,7 +135,7 @@ async fn player(
         None => None,
     };
     Ok(Json(PlayerProfile {
-        title: info.player.bot.then(|| "BOT".to_owned()),
+        title: crate::protocol::Title::of(info.player.bot),
         name: info.player.name,
         created_at: info.created_at,
         online: app.ctx.online.is_online(id),
@@ -147,7 +147,7 @@ async fn player(
             .iter()
             .map(|p| RatingPointView {
                 game: p.game.0,
-                category: p.category.clone(),
+                category: p.category,
                 at: p.at,
                 rating: p.rating.round() as i32,
             })
@@ -175,16 +175,16 @@ async fn leaderboard(
     params: Result<Query<LeaderboardParams>, QueryRejection>,
 ) -> Result<Response, ApiError> {
     let params = query(params)?;
-    let (categories, size): (Vec<&str>, u32) = match params.category.as_deref() {
-        Some(c) => match CATEGORIES.iter().find(|k| **k == c) {
+    let (categories, size): (Vec<RatingCategory>, u32) = match params.category.as_deref() {
+        Some(c) => match RatingCategory::from_name(c) {
             Some(k) => (vec![k], LEADERBOARD_SIZE),
             None => {
-                let known = CATEGORIES.join(", ");
-                let message = format!("unknown category '{c}': one of {known}");
+                let known: Vec<String> = RatingCategory::ALL.iter().map(|k| k.name()).collect();
+                let message = format!("unknown category '{c}': one of {}", known.join(", "));
                 return Err(ApiError::bad_request(message));
             }
         },
-        None => (CATEGORIES.to_vec(), LEADERBOARD_OVERVIEW),
+        None => (RatingCategory::ALL.to_vec(), LEADERBOARD_OVERVIEW),
     };
     let now = crate::now_ms();
     let mut boards = Vec::with_capacity(categories.len());
@@ -210,10 +210,7 @@ async fn leaderboard(
                 games: v.games,
             })
             .collect();
-        boards.push(Leaderboard {
-            category: category.to_owned(),
-            players,
-        });
+        boards.push(Leaderboard { category, players });
     }
     Ok(match params.category {
         Some(_) => Json(boards.remove(0)).into_response(),

@@ -3,6 +3,7 @@
 //! class). The algorithm is the `skillratings` crate's; this module sets its constants
 //! and adds the ageing and the limits. Pure: the store keeps the numbers.
 
+pub mod category;
 pub(crate) mod http;
 pub mod protocol;
 pub(crate) mod sql;
@@ -13,9 +14,11 @@ use skillratings::glicko2::{Glicko2Config, Glicko2Rating, glicko2};
 
 use yinsh::ByColor;
 
-use crate::protocol::{TableOptions, VariantName};
+use crate::protocol::TableOptions;
+
 use crate::rating::store::CategoryRating;
 use crate::vocab::PlayerId;
+pub use category::{RatingCategory, TimeClass, category, estimated_secs};
 
 /// A new player's rating.
 pub const START_RATING: f64 = 1500.0;
@@ -163,7 +166,7 @@ pub fn rated_in(
     options: &TableOptions,
     white: RatedSeat,
     black: RatedSeat,
-) -> Option<(String, ByColor<PlayerId>)> {
+) -> Option<(RatingCategory, ByColor<PlayerId>)> {
     if !options.rated || !white.registered || !black.registered {
         return None;
     }
@@ -185,7 +188,7 @@ pub fn apply(
 ) -> ByColor<CategoryRating> {
     let (w, b) = rate(&white.rating, &black.rating, score, now_ms);
     let counted = |record: &CategoryRating, rating: Rating, own: Option<bool>| CategoryRating {
-        category: record.category.clone(),
+        category: record.category,
         rating,
         wins: record.wins + u32::from(own == Some(true)),
         draws: record.draws + u32::from(own.is_none()),
@@ -200,48 +203,6 @@ pub fn apply(
     ByColor {
         white: counted(white, w, white_won),
         black: counted(black, b, black_won),
-    }
-}
-
-/// How long a game of a time control is expected to last, in seconds: the initial time
-/// and the increments of 30 turns each (a YINSH game has about 30 ring moves a player).
-pub fn estimated_secs(minutes: u32, increment: u32) -> u32 {
-    minutes * 60 + 30 * increment
-}
-
-/// The time classes of rated games, by [`estimated_secs`]. Named so that none is the
-/// Blitz variant.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum TimeClass {
-    /// Under 3 minutes.
-    Bullet,
-    /// 3 to under 8 minutes.
-    Quick,
-    /// 8 to under 25 minutes.
-    Rapid,
-    /// 25 minutes or more.
-    Classical,
-}
-
-impl TimeClass {
-    /// The class of a game expected to last `secs`.
-    pub fn of(secs: u32) -> TimeClass {
-        match secs {
-            0..180 => TimeClass::Bullet,
-            180..480 => TimeClass::Quick,
-            480..1500 => TimeClass::Rapid,
-            _ => TimeClass::Classical,
-        }
-    }
-
-    /// `bullet`, `quick`, `rapid`, `classical`.
-    pub fn name(self) -> &'static str {
-        match self {
-            TimeClass::Bullet => "bullet",
-            TimeClass::Quick => "quick",
-            TimeClass::Rapid => "rapid",
-            TimeClass::Classical => "classical",
-        }
     }
 }
 
@@ -264,30 +225,6 @@ pub fn engine_rating(level: crate::vocab::Level) -> i32 {
     ENGINE_RATINGS[usize::from(level.get()) - 1]
 }
 
-/// Every rating category, in the order pages show them.
-pub const CATEGORIES: [&str; 8] = [
-    "standard-bullet",
-    "standard-quick",
-    "standard-rapid",
-    "standard-classical",
-    "blitz-bullet",
-    "blitz-quick",
-    "blitz-rapid",
-    "blitz-classical",
-];
-
-/// The rating category of a game with `options` (`standard-rapid`, `blitz-bullet`, …):
-/// `None` for an untimed game, which cannot be rated.
-pub fn category(options: &TableOptions) -> Option<String> {
-    let time = options.time?;
-    let variant = match options.variant {
-        VariantName::Standard => "standard",
-        VariantName::Blitz => "blitz",
-    };
-    let class = TimeClass::of(estimated_secs(time.minutes, time.increment));
-    Some(format!("{variant}-{}", class.name()))
-}
-
 /// A rating as pages show it, aged to `now_ms`.
 pub fn view(
     rating: &crate::rating::store::CategoryRating,
@@ -295,7 +232,7 @@ pub fn view(
 ) -> crate::protocol::CategoryRatingView {
     let now = rating.rating.at(now_ms);
     crate::protocol::CategoryRatingView {
-        category: rating.category.clone(),
+        category: rating.category,
         rating: now.rating.round() as i32,
         deviation: now.deviation.round() as i32,
         provisional: now.provisional(),
@@ -336,7 +273,7 @@ mod tests {
             registered: false,
         };
         let (category, players) = rated_in(&timed(true), account(1), account(2)).unwrap();
-        assert_eq!(category, "standard-rapid");
+        assert_eq!(category, RatingCategory::StandardRapid);
         assert_eq!((players.white, players.black), (PlayerId(1), PlayerId(2)));
         assert_eq!(rated_in(&timed(false), account(1), account(2)), None);
         assert_eq!(rated_in(&timed(true), account(1), guest), None);
@@ -352,7 +289,7 @@ mod tests {
     #[test]
     fn a_rated_game_counts_once_for_each_player() {
         let record = |rating: f64, wins, draws, losses| CategoryRating {
-            category: "standard-rapid".to_owned(),
+            category: RatingCategory::StandardRapid,
             rating: Rating {
                 rating,
                 games: wins + draws + losses,
@@ -498,6 +435,7 @@ mod tests {
     #[test]
     fn categories_by_variant_and_time_class() {
         use crate::protocol::TimeSetting;
+        use crate::protocol::VariantName;
         let timed = |variant, minutes, increment| TableOptions {
             variant,
             time: Some(TimeSetting { minutes, increment }),
@@ -505,12 +443,24 @@ mod tests {
         };
         assert_eq!(category(&TableOptions::default()), None);
         let std = VariantName::Standard;
-        assert_eq!(category(&timed(std, 1, 0)).unwrap(), "standard-bullet");
-        assert_eq!(category(&timed(std, 2, 2)).unwrap(), "standard-quick");
-        assert_eq!(category(&timed(std, 10, 5)).unwrap(), "standard-rapid");
-        assert_eq!(category(&timed(std, 30, 0)).unwrap(), "standard-classical");
         assert_eq!(
-            category(&timed(VariantName::Blitz, 5, 3)).unwrap(),
+            category(&timed(std, 1, 0)).unwrap().name(),
+            "standard-bullet"
+        );
+        assert_eq!(
+            category(&timed(std, 2, 2)).unwrap().name(),
+            "standard-quick"
+        );
+        assert_eq!(
+            category(&timed(std, 10, 5)).unwrap().name(),
+            "standard-rapid"
+        );
+        assert_eq!(
+            category(&timed(std, 30, 0)).unwrap().name(),
+            "standard-classical"
+        );
+        assert_eq!(
+            category(&timed(VariantName::Blitz, 5, 3)).unwrap().name(),
             "blitz-quick"
         );
     }

@@ -4,13 +4,15 @@
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
+use crate::rating::RatingCategory;
+
 use crate::protocol::*;
 
 /// A player's rating in one category, as of now (`GET /api/player/<name>`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct CategoryRatingView {
     /// `standard-rapid`, `blitz-bullet`, …
-    pub category: String,
+    pub category: RatingCategory,
     /// The rating, in whole points.
     pub rating: i32,
     /// Its deviation now (it grows between games).
@@ -34,7 +36,7 @@ pub struct RatingPointView {
     #[ts(type = "number")]
     pub game: i64,
     /// Its category.
-    pub category: String,
+    pub category: RatingCategory,
     /// When it ended, in milliseconds since 1970.
     #[ts(type = "number")]
     pub at: i64,
@@ -63,7 +65,7 @@ pub struct PlayerProfile {
     /// `BOT` for a bot account.
     #[ts(optional)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub title: Option<String>,
+    pub title: Option<crate::protocol::Title>,
     /// When they first came, in milliseconds since 1970.
     #[ts(type = "number")]
     pub created_at: i64,
@@ -112,7 +114,7 @@ pub struct LeaderboardEntry {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct Leaderboard {
     /// The category.
-    pub category: String,
+    pub category: RatingCategory,
     /// Best first.
     pub players: Vec<LeaderboardEntry>,
 }
@@ -130,7 +132,8 @@ pub struct RatingDiff {
 
 /// The TypeScript of these types (`client/src/protocol.ts`).
 pub(crate) fn typescript(cfg: &ts_rs::Config) -> Vec<String> {
-    vec![
+    let mut decls = crate::rating::category::typescript(cfg);
+    decls.extend([
         CategoryRatingView::decl(cfg),
         RatingPointView::decl(cfg),
         HeadToHead::decl(cfg),
@@ -139,5 +142,6 @@ pub(crate) fn typescript(cfg: &ts_rs::Config) -> Vec<String> {
         LeaderboardEntry::decl(cfg),
         Leaderboard::decl(cfg),
         RatingDiff::decl(cfg),
-    ]
+    ]);
+    decls
 }

@@ -6,7 +6,7 @@ use sqlx::any::AnyRow;
 use super::store::{CategoryRating, Rated, RatingChange, RatingPoint, RatingStore, Tally};
 use yinsh::ByColor;
 
-use super::{RatedSeat, Rating, Score, apply, rated_in};
+use super::{RatedSeat, Rating, RatingCategory, Score, apply, rated_in};
 use crate::account::sql::player_row;
 use crate::account::store::Player;
 use crate::game::sql::finish;
@@ -16,9 +16,16 @@ use crate::store::sql::{Backend, SqlStore, Tx, count};
 use crate::store::{StoreError, StoreFuture, StoreResult};
 use crate::vocab::{GameId, PlayerId};
 
+/// The category of a row, a stored name.
+fn category_of(row: &AnyRow) -> StoreResult<RatingCategory> {
+    let name: String = row.try_get("category")?;
+    RatingCategory::from_name(&name)
+        .ok_or_else(|| StoreError::corrupt(format!("an unknown rating category '{name}'")))
+}
+
 pub(crate) fn category_rating(row: &AnyRow) -> StoreResult<CategoryRating> {
     Ok(CategoryRating {
-        category: row.try_get("category")?,
+        category: category_of(row)?,
         rating: Rating {
             rating: row.try_get("rating")?,
             deviation: row.try_get("deviation")?,
@@ -83,8 +90,8 @@ impl SqlStore {
         // Locked in the order of their ids, so that two games ending at once for the
         // same players wait for each other instead of deadlocking.
         let (first, second) = (white.min(black), white.max(black));
-        let a = self.lock_rating(tx, first, &category).await?;
-        let b = self.lock_rating(tx, second, &category).await?;
+        let a = self.lock_rating(tx, first, category).await?;
+        let b = self.lock_rating(tx, second, category).await?;
         let before = if first == white {
             ByColor { white: a, black: b }
         } else {
@@ -94,7 +101,7 @@ impl SqlStore {
         let after = apply(&before.white, &before.black, score, result.finished_at);
         let change = |player: i64, before: &CategoryRating, after: &CategoryRating| RatingChange {
             player: PlayerId(player),
-            category: category.clone(),
+            category,
             before: before.rating.rating,
             after: after.rating.rating,
             deviation: after.rating.deviation,
@@ -121,7 +128,7 @@ impl SqlStore {
             .bind(i64::from(after.losses))
             .bind(after.rating.last_game_ms)
             .bind(change.player.0)
-            .bind(&change.category)
+            .bind(change.category.name())
             .execute(&mut **tx)
             .await?;
             sqlx::query(
@@ -132,7 +139,7 @@ impl SqlStore {
             .bind(game)
             .bind(color)
             .bind(change.player.0)
-            .bind(&change.category)
+            .bind(change.category.name())
             .bind(change.before)
             .bind(change.after)
             .bind(change.deviation)
@@ -149,7 +156,7 @@ impl SqlStore {
         &self,
         tx: &mut Tx<'_>,
         player: i64,
-        category: &str,
+        category: RatingCategory,
     ) -> StoreResult<CategoryRating> {
         let new = Rating::default();
         sqlx::query(
@@ -158,7 +165,7 @@ impl SqlStore {
              ON CONFLICT (player_id, category) DO NOTHING",
         )
         .bind(player)
-        .bind(category)
+        .bind(category.name())
         .bind(new.rating)
         .bind(new.deviation)
         .bind(new.volatility)
@@ -173,7 +180,7 @@ impl SqlStore {
             "SELECT {RATING_COLUMNS} FROM ratings WHERE player_id = $1 AND category = $2{lock}"
         ))
         .bind(player)
-        .bind(category)
+        .bind(category.name())
         .fetch_one(&mut **tx)
         .await?;
         category_rating(&row)
@@ -194,7 +201,7 @@ impl SqlStore {
             let color: String = row.try_get("color")?;
             let change = RatingChange {
                 player: PlayerId(row.try_get("player_id")?),
-                category: row.try_get("category")?,
+                category: category_of(row)?,
                 before: row.try_get("rating_before")?,
                 after: row.try_get("rating_after")?,
                 deviation: row.try_get("deviation_after")?,
@@ -238,7 +245,7 @@ impl RatingStore for SqlStore {
                 .map(|r| {
                     Ok(RatingPoint {
                         game: GameId(r.try_get("game_id")?),
-                        category: r.try_get("category")?,
+                        category: category_of(r)?,
                         at: r.try_get("at")?,
                         rating: r.try_get("rating_after")?,
                         deviation: r.try_get("deviation_after")?,
@@ -274,7 +281,7 @@ impl RatingStore for SqlStore {
 
     fn leaderboard<'a>(
         &'a self,
-        category: &'a str,
+        category: RatingCategory,
         deviation: f64,
         games: u32,
         limit: u32,
@@ -291,7 +298,7 @@ impl RatingStore for SqlStore {
                  WHERE r.category = $1 AND r.deviation <= $2 AND r.games >= $3 \
                  ORDER BY r.rating DESC, p.id LIMIT $4"
             ))
-            .bind(category)
+            .bind(category.name())
             .bind(deviation)
             .bind(i64::from(games))
             .bind(i64::from(limit))

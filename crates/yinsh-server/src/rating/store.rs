@@ -3,7 +3,7 @@
 use yinsh::ByColor;
 
 use crate::account::store::Player;
-use crate::rating::Rating;
+use crate::rating::{Rating, RatingCategory};
 use crate::store::StoreFuture;
 use crate::vocab::{GameId, PlayerId};
 
@@ -13,7 +13,7 @@ pub struct RatingChange {
     /// The player.
     pub player: PlayerId,
     /// The rating category ([`crate::rating::category`]).
-    pub category: String,
+    pub category: RatingCategory,
     /// The rating before the game.
     pub before: f64,
     /// The rating after it.
@@ -49,7 +49,7 @@ pub type Rated = Option<ByColor<RatingChange>>;
 #[derive(Debug, Clone, PartialEq)]
 pub struct CategoryRating {
     /// The category.
-    pub category: String,
+    pub category: RatingCategory,
     /// The rating, as of the last game.
     pub rating: Rating,
     /// Rated games won in the category.
@@ -66,7 +66,7 @@ pub struct RatingPoint {
     /// The game.
     pub game: GameId,
     /// Its category.
-    pub category: String,
+    pub category: RatingCategory,
     /// When it ended, in milliseconds since 1970.
     pub at: i64,
     /// The rating after it.
@@ -103,7 +103,7 @@ pub trait RatingStore: Send + Sync + 'static {
     /// after at least `games` games: at most `limit`, best first.
     fn leaderboard<'a>(
         &'a self,
-        category: &'a str,
+        category: RatingCategory,
         deviation: f64,
         games: u32,
         limit: u32,

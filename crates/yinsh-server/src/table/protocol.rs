@@ -3,6 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
+use yinsh::notation::record::Termination;
 
 use crate::protocol::*;
 
@@ -264,6 +265,112 @@ pub enum StageName {
     Over,
 }
 
+/// Why a game ended, on the wire: [`yinsh::notation::record::Termination`] by its name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+pub enum Ending {
+    /// `target reached`.
+    #[serde(rename = "target reached")]
+    TargetReached,
+    /// `pool exhausted`.
+    #[serde(rename = "pool exhausted")]
+    PoolExhausted,
+    /// `no moves`.
+    #[serde(rename = "no moves")]
+    NoMoves,
+    /// `turn limit`.
+    #[serde(rename = "turn limit")]
+    TurnLimit,
+    /// `resignation`.
+    #[serde(rename = "resignation")]
+    Resignation,
+    /// `time`.
+    #[serde(rename = "time")]
+    Time,
+    /// `agreement`.
+    #[serde(rename = "agreement")]
+    Agreement,
+    /// `abandoned`.
+    #[serde(rename = "abandoned")]
+    Abandoned,
+}
+
+impl From<Termination> for Ending {
+    fn from(t: Termination) -> Ending {
+        match t {
+            Termination::TargetReached => Ending::TargetReached,
+            Termination::PoolExhausted => Ending::PoolExhausted,
+            Termination::NoMoves => Ending::NoMoves,
+            Termination::TurnLimit => Ending::TurnLimit,
+            Termination::Resignation => Ending::Resignation,
+            Termination::Time => Ending::Time,
+            Termination::Agreement => Ending::Agreement,
+            Termination::Abandoned => Ending::Abandoned,
+        }
+    }
+}
+
+impl From<Ending> for Termination {
+    fn from(e: Ending) -> Termination {
+        Termination::ALL
+            .into_iter()
+            .find(|t| Ending::from(*t) == e)
+            .expect("every ending is a termination")
+    }
+}
+
+impl Ending {
+    /// Its name (`target reached`, …).
+    pub fn as_str(self) -> &'static str {
+        Termination::from(self).name()
+    }
+}
+
+impl PartialEq<&str> for Ending {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+/// A game's score, on the wire: `1-0`, `0-1` or `1/2-1/2`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+pub enum ScoreText {
+    /// White won.
+    #[serde(rename = "1-0")]
+    WhiteWon,
+    /// Black won.
+    #[serde(rename = "0-1")]
+    BlackWon,
+    /// A draw.
+    #[serde(rename = "1/2-1/2")]
+    Draw,
+}
+
+impl ScoreText {
+    /// The score of a game won by `winner` (none: a draw).
+    pub fn of(winner: Option<yinsh::Color>) -> ScoreText {
+        match winner {
+            Some(yinsh::Color::White) => ScoreText::WhiteWon,
+            Some(yinsh::Color::Black) => ScoreText::BlackWon,
+            None => ScoreText::Draw,
+        }
+    }
+
+    /// `1-0`, `0-1` or `1/2-1/2`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ScoreText::WhiteWon => "1-0",
+            ScoreText::BlackWon => "0-1",
+            ScoreText::Draw => "1/2-1/2",
+        }
+    }
+}
+
+impl PartialEq<&str> for ScoreText {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
 /// How a game ended.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct ResultView {
@@ -272,11 +379,11 @@ pub struct ResultView {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub winner: Option<SeatColor>,
     /// `1-0`, `0-1` or `1/2-1/2`.
-    pub score: String,
+    pub score: ScoreText,
     /// `target reached`, `pool exhausted`, `no moves`, `turn limit`, `resignation`,
     /// `time`, `agreement` or `abandoned` (claimed after the opponent left, or
     /// adjudicated after both left).
-    pub termination: String,
+    pub termination: Ending,
     /// In a rated game, each player's rating before and after it.
     #[ts(optional)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -513,10 +620,35 @@ pub(crate) fn typescript(cfg: &ts_rs::Config) -> Vec<String> {
         ClockView::decl(cfg),
         BoardView::decl(cfg),
         StageName::decl(cfg),
+        Ending::decl(cfg),
+        ScoreText::decl(cfg),
         ResultView::decl(cfg),
         GameView::decl(cfg),
         ChatLine::decl(cfg),
         TableView::decl(cfg),
         TableEvent::decl(cfg),
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn endings_and_scores_are_written_as_records_write_them() {
+        for t in Termination::ALL {
+            let ending = Ending::from(t);
+            assert_eq!(Termination::from(ending), t);
+            let wire = serde_json::to_string(&ending).unwrap();
+            assert_eq!(wire, format!("\"{}\"", t.name()));
+        }
+        for winner in [Some(yinsh::Color::White), Some(yinsh::Color::Black), None] {
+            let result = yinsh::notation::record::GameResult {
+                winner,
+                termination: Termination::Abandoned,
+            };
+            let wire = serde_json::to_string(&ScoreText::of(winner)).unwrap();
+            assert_eq!(wire, format!("\"{}\"", result.score()));
+        }
+    }
 }
