@@ -1,6 +1,6 @@
 //! Rating categories: a variant and a time class. Defined here once; the web client
 //! gets them, and the time classes' limits, from `client/src/protocol.ts`
-//! ([`typescript`]).
+//! (`typescript`).
 
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;

@@ -12,7 +12,7 @@ use crate::vocab::{GameId, PlayerId};
 pub struct RatingChange {
     /// The player.
     pub player: PlayerId,
-    /// The rating category ([`crate::rating::category`]).
+    /// The rating category ([`crate::rating::category()`]).
     pub category: RatingCategory,
     /// The rating before the game.
     pub before: f64,
