@@ -146,9 +146,7 @@ pub fn random_import(
         started_at: 1_000_000 + i,
     };
     let result = StoredResult {
-        winner: outcome
-            .winner
-            .map(|c| crate::table::color_key(c).to_owned()),
+        winner: outcome.winner.map(|c| crate::i18n::color_key(c).to_owned()),
         termination: yinsh::notation::record::GameResult::from(outcome)
             .termination
             .name()

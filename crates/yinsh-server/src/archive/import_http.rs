@@ -109,7 +109,7 @@ pub fn imported(
         })
         .collect();
     let stored = StoredResult {
-        winner: result.winner.map(|c| crate::table::color_key(c).to_owned()),
+        winner: result.winner.map(|c| crate::i18n::color_key(c).to_owned()),
         termination: result.termination.name().to_owned(),
         finished_at: started_at,
     };

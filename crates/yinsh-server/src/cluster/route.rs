@@ -37,6 +37,7 @@ use crate::lobby::online::{Elsewhere, Presence};
 use crate::protocol::Request;
 use crate::table::Conn;
 use crate::vocab::PlayerId;
+use crate::ws::RelayInput;
 use crate::{Config, Ctx};
 
 /// The channel of node `id` for routed requests and their answers.
@@ -102,14 +103,6 @@ struct RelayKey {
     node: String,
     boot: u64,
     conn: u64,
-}
-
-/// What a relay is given.
-pub(crate) enum RelayInput {
-    /// A client message, in the language it was sent in.
-    Message(Lang, String),
-    /// The connection closed; `last` when it was its player's last anywhere.
-    Closed { last: bool },
 }
 
 /// A connection of this node that watches tables of other nodes.

@@ -144,6 +144,20 @@ pub fn is_invisible(c: char) -> bool {
         )
 }
 
+/// A chat line's problem as a refusal.
+impl From<ChatProblem> for crate::refusal::Refusal {
+    fn from(p: ChatProblem) -> crate::refusal::Refusal {
+        use crate::refusal::Refusal;
+        match p {
+            ChatProblem::Empty => Refusal::EmptyChat,
+            ChatProblem::TooLong { limit } => Refusal::ChatTooLong { limit },
+            ChatProblem::Control => Refusal::ChatControl,
+            ChatProblem::BidiControl => Refusal::ChatBidi,
+            ChatProblem::Invisible => Refusal::ChatInvisible,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

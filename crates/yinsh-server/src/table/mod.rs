@@ -18,7 +18,6 @@ pub(crate) mod ws;
 use std::sync::Arc;
 
 use tokio::sync::{Notify, mpsc, oneshot};
-use yinsh::Color;
 
 use self::actor::Input;
 use self::core::{Core, Now, Reply};
@@ -179,14 +178,6 @@ pub fn restore(
 ) -> Result<(TableHandle, TableSummary), String> {
     let core = Core::restore(stored, ctx.bots.is_some(), bot_accounts, Now::present())?;
     Ok(actor::start(ctx, core, fence))
-}
-
-/// `white` or `black`.
-pub fn color_key(color: Color) -> &'static str {
-    match color {
-        Color::White => "white",
-        Color::Black => "black",
-    }
 }
 
 /// A message as sent on the wire.

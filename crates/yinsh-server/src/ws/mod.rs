@@ -197,6 +197,14 @@ async fn serve_socket(
     }
 }
 
+/// What a relay of another node's connection is given ([`crate::cluster::route`]).
+pub(crate) enum RelayInput {
+    /// A client message, in the language it was sent in.
+    Message(Lang, String),
+    /// The connection closed; `last` when it was its player's last anywhere.
+    Closed { last: bool },
+}
+
 /// Handles, one after the other, the client messages another node of the cluster
 /// forwards for its connection `conn` (a relay: [`crate::cluster::route`]): as a
 /// connection of this node would, with what it sends going to `conn`'s outbox. Ends
@@ -206,7 +214,7 @@ pub(crate) async fn relay(
     config: Config,
     conn: Conn,
     lang: Lang,
-    rx: mpsc::UnboundedReceiver<crate::cluster::route::RelayInput>,
+    rx: mpsc::UnboundedReceiver<RelayInput>,
 ) {
     use tracing::Instrument;
     let span = tracing::info_span!(
@@ -225,9 +233,8 @@ async fn relay_requests(
     config: Config,
     conn: Conn,
     lang: Lang,
-    mut rx: mpsc::UnboundedReceiver<crate::cluster::route::RelayInput>,
+    mut rx: mpsc::UnboundedReceiver<RelayInput>,
 ) {
-    use crate::cluster::route::RelayInput;
     let mut c = Connection::new(ctx, config, conn, lang, false);
     // Dropped without a word (messages lost, or its node died): its player's last
     // connection unless they are online still.

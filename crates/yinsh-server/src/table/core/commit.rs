@@ -9,9 +9,9 @@ use super::{Commit, Committed, Core, Decision, Effects, Now, Pending, Reply, sto
 use crate::game::store::GameWrite;
 use crate::game::{Game, result_view};
 use crate::i18n::Msg;
+use crate::i18n::color_key;
 use crate::protocol::{Pair, RatingDiff, ResultView, SeatColor, TableEvent};
 use crate::refusal::Refusal;
-use crate::table::color_key;
 use crate::vocab::GameId;
 
 impl Core {

@@ -23,11 +23,11 @@ use tokio::time::Instant;
 use yinsh::notation::record::GameResult;
 use yinsh::{Action, ByColor, Color, Position};
 
-use super::color_key;
 use crate::account::store::{BotAccounts, Player};
 use crate::game::store::{GameWrite, NewGame, SeatRecord, StoredGame, StoredResult};
 use crate::game::{Clocks, Game, replay_stored, rules_of};
 use crate::i18n::Msg;
+use crate::i18n::color_key;
 use crate::protocol::{
     ChatLine, Command, GameView, Pair, PlayerView, RatingDiff, SeatColor, TableEvent, TableOptions,
     TableStatus, VariantName,

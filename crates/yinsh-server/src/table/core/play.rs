@@ -10,9 +10,9 @@ use super::{
 use crate::account::store::Player;
 use crate::game::store::{GameWrite, NewGame, StoredAction};
 use crate::i18n::Msg;
+use crate::i18n::color_key;
 use crate::protocol::{ChatLine, Command, OptionChange, Pair, TableEvent, VariantName};
 use crate::refusal::Refusal;
-use crate::table::color_key;
 use crate::vocab::{GameId, Level};
 
 impl Core {

@@ -7,6 +7,8 @@ use yinsh::Color;
 
 use crate::i18n::{Arg, Msg};
 
+mod texts;
+
 /// A request refused; it changed nothing (except [`Refusal::OutOfTime`]: the game
 /// ended on time when the action came).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -232,7 +234,7 @@ impl Refusal {
     /// The arguments of the message, by the names its templates use.
     pub fn args(&self) -> Vec<(&'static str, Arg)> {
         let text = |s: &str| Arg::Text(s.to_owned());
-        let color = |c: &Color| Arg::Key(crate::table::color_key(*c));
+        let color = |c: &Color| Arg::Key(crate::i18n::color_key(*c));
         match self {
             Refusal::BadMessage { reason } | Refusal::BadAction { reason } => {
                 vec![("reason", text(reason))]
@@ -299,25 +301,12 @@ impl Refusal {
             key: self.code(),
             args: self.args(),
         }
-        .render_in(lang, crate::i18n::refusal_template(lang, self))
+        .render_in(lang, texts::refusal_template(lang, self))
     }
 }
 
 impl std::fmt::Display for Refusal {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.render(crate::i18n::Lang::En))
-    }
-}
-
-impl From<crate::table::chat::ChatProblem> for Refusal {
-    fn from(p: crate::table::chat::ChatProblem) -> Refusal {
-        use crate::table::chat::ChatProblem;
-        match p {
-            ChatProblem::Empty => Refusal::EmptyChat,
-            ChatProblem::TooLong { limit } => Refusal::ChatTooLong { limit },
-            ChatProblem::Control => Refusal::ChatControl,
-            ChatProblem::BidiControl => Refusal::ChatBidi,
-            ChatProblem::Invisible => Refusal::ChatInvisible,
-        }
     }
 }
