@@ -398,7 +398,7 @@ impl Server {
             }
             // Each request knows the address it came from (log-in limits).
             let service = TowerToHyperService::new(tower::Layer::layer(
-                &axum::Extension(http::Peer(peer)),
+                &axum::Extension(http::app::Peer(peer)),
                 app.clone(),
             ));
             let stopping = stopping.clone();

@@ -6,7 +6,7 @@ use std::net::IpAddr;
 
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, State};
-use axum::http::header::{CACHE_CONTROL, SET_COOKIE};
+use axum::http::header::{AUTHORIZATION, CACHE_CONTROL, SET_COOKIE};
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{delete, get, post};
@@ -15,9 +15,11 @@ use serde::Deserialize;
 use tokio::time::Instant;
 
 use crate::account::session::{self, COOKIE_NAME, hash_token, new_token, token_of};
-use crate::account::store::{NewAccount, Player, Registration};
+use crate::account::store::{NewAccount, Player, Registration, TokenRecord};
+use crate::account::token;
 use crate::account::{self, check_name, check_password, skeleton};
-use crate::http::{ApiError, App, Peer, same_origin};
+use crate::http::app::{App, Peer, same_origin};
+use crate::http::error::ApiError;
 use crate::protocol::{AccountView, SessionView};
 use crate::store::StoreErrorKind;
 
@@ -124,7 +126,7 @@ async fn who_am_i(
     State(app): State<App>,
     headers: HeaderMap,
 ) -> Result<Json<AccountView>, ApiError> {
-    if let Some(found) = crate::account::token_http::bearer(&app, &headers).await {
+    if let Some(found) = bearer(&app, &headers).await {
         let (_, player) = found?;
         return Ok(Json(account_json(&player, true, None)));
     }
@@ -141,6 +143,43 @@ async fn who_am_i(
         info.registered,
         Some(info.created_at),
     )))
+}
+
+/// The token of a request's `Authorization: Bearer` header and its account: `None`
+/// without such a header (the route may then look for a session); an answer to give
+/// instead for a token that is unknown or revoked (401), over its budget (429 with
+/// `Retry-After`), or when the store fails.
+pub(crate) async fn bearer(
+    app: &App,
+    headers: &HeaderMap,
+) -> Option<Result<(TokenRecord, Player), ApiError>> {
+    let value = headers.get(AUTHORIZATION)?.to_str().ok()?;
+    let given = value.strip_prefix("Bearer ")?.trim();
+    Some(token_holder(app, given).await)
+}
+
+/// The token `given` and its account, noting the use within the token's budget.
+async fn token_holder(app: &App, given: &str) -> Result<(TokenRecord, Player), ApiError> {
+    let unknown = || ApiError::new(StatusCode::UNAUTHORIZED, "unknown or revoked token");
+    if !token::looks_like_token(given) {
+        return Err(unknown());
+    }
+    let found = app
+        .ctx
+        .stores
+        .tokens
+        .use_token(&hash_token(given), crate::now_ms())
+        .await?
+        .ok_or_else(unknown)?;
+    if let Err(wait) = app.tokens.take(found.0.id, tokio::time::Instant::now()) {
+        let secs = wait.as_secs_f64().ceil().max(1.0) as u64;
+        return Err(ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "too many requests with this token; wait a moment",
+        )
+        .retry_after(secs));
+    }
+    Ok(found)
 }
 
 /// `POST /api/account/register {"name","password"}`: the session's guest (a new one

@@ -1,11 +1,10 @@
 //! Personal API tokens over HTTP: an account makes, lists and revokes them from its
 //! pages (`POST`/`GET /api/token`, `DELETE /api/token/{id}`, with its session), and its
 //! programs show them (`Authorization: Bearer <token>`) to the routes that take them
-//! ([`bearer`]), each token within its own request budget.
+//! ([`bearer`](crate::account::http::bearer)), each token within its own request budget.
 
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, State};
-use axum::http::header::AUTHORIZATION;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{delete, get};
@@ -14,9 +13,10 @@ use axum::{Json, Router};
 use crate::account::http::no_store;
 use crate::account::http::{read_body, registered};
 use crate::account::session::hash_token;
-use crate::account::store::{Player, TokenRecord};
+use crate::account::store::TokenRecord;
 use crate::account::token::{self, TOKENS_PER_ACCOUNT};
-use crate::http::{ApiError, App};
+use crate::http::app::App;
+use crate::http::error::ApiError;
 use crate::protocol::{NewToken, TokenRequest, TokenView};
 
 /// The token routes (merged into the API router).
@@ -34,43 +34,6 @@ fn view_of(record: &TokenRecord) -> TokenView {
         created_at: record.created_at,
         last_used_at: record.last_used_at,
     }
-}
-
-/// The token of a request's `Authorization: Bearer` header and its account: `None`
-/// without such a header (the route may then look for a session); an answer to give
-/// instead for a token that is unknown or revoked (401), over its budget (429 with
-/// `Retry-After`), or when the store fails.
-pub(crate) async fn bearer(
-    app: &App,
-    headers: &HeaderMap,
-) -> Option<Result<(TokenRecord, Player), ApiError>> {
-    let value = headers.get(AUTHORIZATION)?.to_str().ok()?;
-    let given = value.strip_prefix("Bearer ")?.trim();
-    Some(token_holder(app, given).await)
-}
-
-/// The token `given` and its account, noting the use within the token's budget.
-async fn token_holder(app: &App, given: &str) -> Result<(TokenRecord, Player), ApiError> {
-    let unknown = || ApiError::new(StatusCode::UNAUTHORIZED, "unknown or revoked token");
-    if !token::looks_like_token(given) {
-        return Err(unknown());
-    }
-    let found = app
-        .ctx
-        .stores
-        .tokens
-        .use_token(&hash_token(given), crate::now_ms())
-        .await?
-        .ok_or_else(unknown)?;
-    if let Err(wait) = app.tokens.take(found.0.id, tokio::time::Instant::now()) {
-        let secs = wait.as_secs_f64().ceil().max(1.0) as u64;
-        return Err(ApiError::new(
-            StatusCode::TOO_MANY_REQUESTS,
-            "too many requests with this token; wait a moment",
-        )
-        .retry_after(secs));
-    }
-    Ok(found)
 }
 
 /// `GET /api/token`: the account's tokens, oldest first (never the tokens themselves).
@@ -129,7 +92,7 @@ async fn revoke(
     headers: HeaderMap,
     Path(id): Path<String>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
-    if !crate::http::same_origin(&headers) {
+    if !crate::http::app::same_origin(&headers) {
         return Err(ApiError::foreign());
     }
     let (player, _) = registered(&app, &headers).await?;

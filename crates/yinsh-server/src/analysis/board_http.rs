@@ -15,7 +15,8 @@ use yinsh::notation::sgf;
 use yinsh::{Action, Position};
 
 use crate::game::{frame, result_view};
-use crate::http::{ApiError, App};
+use crate::http::app::App;
+use crate::http::error::ApiError;
 use crate::protocol::{BoardPosition, Pair, ParsedRecord, PositionLine, PositionRequest};
 
 /// The most actions one request plays (a long game has about 150).

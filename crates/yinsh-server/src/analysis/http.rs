@@ -13,7 +13,8 @@ use serde::Deserialize;
 
 use crate::analysis::store::{JobState, Lease};
 use crate::analysis::{self, Refused, state_view, work_job};
-use crate::http::{ApiError, App, same_origin};
+use crate::http::app::{App, same_origin};
+use crate::http::error::ApiError;
 use crate::protocol::{AnalysisState, WorkResult};
 use crate::vocab::GameId;
 

@@ -17,7 +17,8 @@ use tokio::sync::{Semaphore, mpsc, oneshot};
 
 use crate::archive::export::{ExportQuery, Games, archive_json, archive_record};
 use crate::archive::http::day_start;
-use crate::http::{ApiError, App};
+use crate::http::app::App;
+use crate::http::error::ApiError;
 
 /// Exports streaming at once, server-wide: each reads the whole archive if asked to.
 pub const EXPORTS: usize = 2;
@@ -160,7 +161,7 @@ async fn export(
             "the export failed",
         ))
     })?;
-    let mut response = crate::http::streamed_or_cut(rx);
+    let mut response = crate::http::app::streamed_or_cut(rx);
     let (kind, file) = if ndjson {
         ("application/x-ndjson", "yinsh-games.ndjson")
     } else {

@@ -17,7 +17,8 @@ use crate::archive::export::stored_result;
 use crate::archive::store::ArchiveQuery;
 use crate::game::store::StoredGame;
 use crate::game::{frame, replay_stored, result_view};
-use crate::http::{ApiError, App};
+use crate::http::app::App;
+use crate::http::error::ApiError;
 use crate::protocol::{ArchiveEntry, ArchivePage, ArchivedAction, ArchivedGame, StageName};
 use crate::vocab::{GameId, Level};
 

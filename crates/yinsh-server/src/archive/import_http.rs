@@ -16,7 +16,8 @@ use crate::account::store::Player;
 use crate::analysis::board_http::{RECORD_LIMIT, read_record};
 use crate::archive::http::day_start;
 use crate::game::store::{IMPORTED, NewGame, SeatRecord, StoredAction, StoredResult};
-use crate::http::{ApiError, App, same_origin};
+use crate::http::app::{App, same_origin};
+use crate::http::error::ApiError;
 use crate::protocol::{Pair, TableOptions, TimeSetting, VariantName};
 
 /// The longest player name kept from a record, in characters.
@@ -119,7 +120,7 @@ pub fn imported(
 /// The player of a request: its API token's account, or its session's player (from
 /// this site's pages only).
 async fn requester(app: &App, headers: &HeaderMap) -> Result<Player, ApiError> {
-    if let Some(found) = crate::account::token_http::bearer(app, headers).await {
+    if let Some(found) = crate::account::http::bearer(app, headers).await {
         return found.map(|(_, player)| player);
     }
     if !same_origin(headers) {

@@ -28,11 +28,12 @@ use serde::Deserialize;
 use tokio::sync::{Notify, mpsc};
 
 use crate::Ctx;
+use crate::account::http::bearer;
 use crate::account::store::Player;
-use crate::account::token_http::bearer;
 use crate::bot::{EventGame, EventLine, GameStream, event_lines};
 use crate::cluster::route::Router as NodeRouter;
-use crate::http::{ApiError, App};
+use crate::http::app::App;
+use crate::http::error::ApiError;
 use crate::i18n::Lang;
 use crate::protocol::{
     ClientMessage, Command, Request, SeatColor, ServerMessage, TableOptions, TableStatus,
@@ -296,7 +297,7 @@ fn program_conn(app: &App, player: &Player) -> (Conn, mpsc::Receiver<Arc<str>>) 
 
 /// An NDJSON response whose lines come from `lines` (it ends when they do).
 fn ndjson(lines: mpsc::Receiver<Bytes>) -> Response {
-    let mut response = crate::http::streamed(lines);
+    let mut response = crate::http::app::streamed(lines);
     response.headers_mut().insert(
         CONTENT_TYPE,
         HeaderValue::from_static("application/x-ndjson"),

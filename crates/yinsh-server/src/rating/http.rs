@@ -14,7 +14,8 @@ use serde::Deserialize;
 use crate::account::store::BotAccounts;
 use crate::archive::http::entry;
 use crate::archive::store::ArchiveQuery;
-use crate::http::{ApiError, App};
+use crate::http::app::App;
+use crate::http::error::ApiError;
 use crate::protocol::{
     ChallengeView, EngineLevel, HeadToHead, Leaderboard, LeaderboardEntry, PlayerProfile,
     RatingPointView,
