@@ -7,6 +7,8 @@ export type SeatColor = "white" | "black";
 
 export type Title = "BOT";
 
+export type VariantName = "standard" | "blitz";
+
 export type Pair<T> = { 
 /**
  * White's value.
@@ -509,8 +511,6 @@ text: string, } | { "type": "pong",
  */
 id?: number, };
 
-export type VariantName = "standard" | "blitz";
-
 export type TimeSetting = { 
 /**
  * Initial time on each clock, in whole minutes (1–180).
@@ -687,6 +687,20 @@ export type StageName = "place" | "move" | "remove_row" | "remove_ring" | "over"
 export type Ending = "target reached" | "pool exhausted" | "no moves" | "turn limit" | "resignation" | "time" | "agreement" | "abandoned";
 
 export type ScoreText = "1-0" | "0-1" | "1/2-1/2";
+
+export type RatingDiff = { 
+/**
+ * Before the game.
+ */
+before: number, 
+/**
+ * After it.
+ */
+after: number, 
+/**
+ * Whether the rating after it is still provisional (deviation ≥ 110).
+ */
+provisional: boolean, };
 
 export type ResultView = { 
 /**
@@ -1249,20 +1263,6 @@ category: RatingCategory,
  * Best first.
  */
 players: Array<LeaderboardEntry>, };
-
-export type RatingDiff = { 
-/**
- * Before the game.
- */
-before: number, 
-/**
- * After it.
- */
-after: number, 
-/**
- * Whether the rating after it is still provisional (deviation ≥ 110).
- */
-provisional: boolean, };
 
 export type Over = "white" | "black" | "draw";
 

@@ -454,11 +454,9 @@ pub(crate) async fn restore_games(
     games: &[game::store::StoredGame],
     owners: &[cluster::store::TableOwner],
 ) -> store::StoreResult<Vec<String>> {
-    let bot_accounts = account::store::BotAccounts::of(
-        ctx.stores.accounts.as_ref(),
-        games.iter().map(|g| &g.game),
-    )
-    .await?;
+    let bot_accounts =
+        game::store::BotAccounts::of(ctx.stores.accounts.as_ref(), games.iter().map(|g| &g.game))
+            .await?;
     let mut opened = Vec::new();
     for stored in games {
         let table = stored.game.table_id.as_str();

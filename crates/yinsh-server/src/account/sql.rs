@@ -7,8 +7,8 @@ use super::store::{
     AccountStore, NewAccount, Player, PlayerInfo, Registration, SessionRecord, SessionStore,
     TokenRecord, TokenStore,
 };
+use crate::store::base::{StoreFuture, StoreResult};
 use crate::store::sql::SqlStore;
-use crate::store::{StoreFuture, StoreResult};
 use crate::vocab::PlayerId;
 
 /// A player from a row with `id`, `name` and `bot`.

@@ -1,9 +1,6 @@
 //! What the account domain keeps: players, sessions, accounts and API tokens.
 
-use yinsh::ByColor;
-
-use crate::game::store::{NewGame, SeatRecord};
-use crate::store::{StoreError, StoreFuture};
+use crate::store::base::StoreFuture;
 use crate::vocab::PlayerId;
 
 /// A person known to the server (a guest, for now).
@@ -75,50 +72,6 @@ pub struct SessionRecord {
     pub token_hash: String,
     /// When it began, in milliseconds since 1970.
     pub created_at: i64,
-}
-
-/// Which accounts seated at some games are bot accounts. The stored seats do not say,
-/// and need not: an account becomes a bot before its first game and stays one, so a bot
-/// account played every one of its games as a bot.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct BotAccounts(std::collections::HashSet<PlayerId>);
-
-impl BotAccounts {
-    /// The bot accounts among the seats of `games` (one query).
-    pub async fn of<'a>(
-        store: &dyn AccountStore,
-        games: impl IntoIterator<Item = &'a NewGame>,
-    ) -> Result<BotAccounts, StoreError> {
-        let ids: Vec<PlayerId> = games
-            .into_iter()
-            .flat_map(|g| [g.white.player_id, g.black.player_id])
-            .flatten()
-            .collect();
-        if ids.is_empty() {
-            return Ok(BotAccounts::default());
-        }
-        Ok(BotAccounts(
-            store.bots_among(&ids).await?.into_iter().collect(),
-        ))
-    }
-
-    /// Whether `player` is one of them.
-    pub fn contains(&self, player: PlayerId) -> bool {
-        self.0.contains(&player)
-    }
-
-    /// Whether a bot account sat at `seat`.
-    pub fn seat(&self, seat: &SeatRecord) -> bool {
-        seat.player_id.is_some_and(|id| self.contains(id))
-    }
-
-    /// Which seats of `game` bot accounts sat at.
-    pub fn seats(&self, game: &NewGame) -> ByColor<bool> {
-        ByColor {
-            white: self.seat(&game.white),
-            black: self.seat(&game.black),
-        }
-    }
 }
 
 /// Sessions: who a browser or program is.

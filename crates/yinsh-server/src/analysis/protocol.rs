@@ -4,7 +4,9 @@
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-use crate::protocol::*;
+use crate::archive::protocol::Frame;
+use crate::protocol::vocab::Pair;
+use crate::table::protocol::{ResultView, TableOptions};
 
 /// A game that is over, as the analysis sees it: who won, or a draw.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]

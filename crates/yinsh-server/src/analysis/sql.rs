@@ -5,8 +5,8 @@ use sqlx::any::AnyRow;
 
 use super::store::{ANALYSIS_ATTEMPTS, AnalysisDone, AnalysisJob, AnalysisStore, JobState, Lease};
 use crate::protocol::TableOptions;
+use crate::store::base::{StoreError, StoreFuture, StoreResult};
 use crate::store::sql::{Backend, SqlStore, count, like_escaped};
-use crate::store::{StoreError, StoreFuture, StoreResult};
 use crate::vocab::GameId;
 
 pub(crate) const JOB_COLUMNS: &str = "game_id, state, requested_at, worker, lease_until, attempts, done, \

@@ -1,6 +1,6 @@
 //! What the analysis domain keeps: the jobs of computer analyses and their results.
 
-use crate::store::StoreFuture;
+use crate::store::base::StoreFuture;
 use crate::vocab::GameId;
 
 /// Where an analysis job is (`queued`, `running`, `done`, `failed`: on the wire and in

@@ -8,8 +8,8 @@ use serde_json::{Value, json};
 use yinsh::ByColor;
 use yinsh::notation::record::{GameResult, Record, Termination};
 
-use crate::account::store::BotAccounts;
 use crate::archive::store::ArchiveQuery;
+use crate::game::store::BotAccounts;
 use crate::game::store::StoredGame;
 use crate::game::{record_of, replay_stored, result_view, start_of, turn_clocks};
 use crate::store::{StoreResult, Stores};

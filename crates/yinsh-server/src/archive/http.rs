@@ -12,9 +12,9 @@ use serde::Deserialize;
 use yinsh::notation::record::GameResult;
 
 use crate::account::session;
-use crate::account::store::BotAccounts;
 use crate::archive::export::stored_result;
 use crate::archive::store::ArchiveQuery;
+use crate::game::store::BotAccounts;
 use crate::game::store::StoredGame;
 use crate::game::{frame, replay_stored, result_view};
 use crate::http::app::App;

@@ -3,7 +3,8 @@
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-use crate::protocol::*;
+use crate::protocol::vocab::{Pair, SeatColor, Title};
+use crate::table::protocol::{BoardView, ResultView, StageName, TableOptions};
 
 /// A logged game in the archive list.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]

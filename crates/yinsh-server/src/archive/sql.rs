@@ -5,8 +5,8 @@ use sqlx::Row;
 use super::store::{ArchiveList, ArchiveQuery, ArchiveStore};
 use crate::game::sql::{GAME_COLUMNS, finish, game_row, insert_action};
 use crate::game::store::{NewGame, StoredAction, StoredResult};
+use crate::store::base::{StoreError, StoreFuture};
 use crate::store::sql::{SqlStore, like_escaped};
-use crate::store::{StoreError, StoreFuture};
 use crate::vocab::GameId;
 
 /// `text` as a LIKE pattern that matches it anywhere (lower case), with `\` escaping.

@@ -1,7 +1,7 @@
 //! What the archive reads: finished, logged games, and games imported from records.
 
 use crate::game::store::{NewGame, StoredAction, StoredGame, StoredResult};
-use crate::store::StoreFuture;
+use crate::store::base::StoreFuture;
 use crate::vocab::{GameId, PlayerId};
 
 /// A search of the archive.

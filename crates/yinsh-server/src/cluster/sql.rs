@@ -4,8 +4,8 @@ use sqlx::Row;
 use sqlx::any::AnyRow;
 
 use super::store::{LeaseStore, TableOwner};
+use crate::store::base::{StoreError, StoreFuture, StoreResult};
 use crate::store::sql::{Backend, SqlStore};
-use crate::store::{StoreError, StoreFuture, StoreResult};
 
 pub(crate) fn owner_row(row: &AnyRow) -> StoreResult<TableOwner> {
     Ok(TableOwner {

@@ -1,7 +1,7 @@
 //! What the nodes of a cluster keep in their shared database: their leases, the
 //! owner of each table, and the cluster's id.
 
-use crate::store::StoreFuture;
+use crate::store::base::{StoreError, StoreErrorKind, StoreFuture};
 
 /// Who owns a table of a cluster.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -29,6 +29,20 @@ pub struct Fence {
     pub node: String,
     /// The incarnation it runs.
     pub incarnation: i64,
+}
+
+impl Fence {
+    /// The refusal of a write under this fence when it is stale: another node owns the
+    /// table now.
+    pub fn moved(&self) -> StoreError {
+        StoreError::new(
+            StoreErrorKind::Moved,
+            format!(
+                "table {} is no longer node {}'s at incarnation {}",
+                self.table, self.node, self.incarnation
+            ),
+        )
+    }
 }
 
 /// Node leases and table ownership.

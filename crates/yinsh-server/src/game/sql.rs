@@ -9,8 +9,8 @@ use super::store::{
 };
 use crate::cluster::store::Fence;
 use crate::rating::store::Rated;
+use crate::store::base::{StoreError, StoreFuture, StoreResult};
 use crate::store::sql::{Query, SqlStore, check_fence, millis};
-use crate::store::{StoreError, StoreFuture, StoreResult};
 use crate::vocab::{GameId, Level, PlayerId};
 
 pub(crate) const GAME_COLUMNS: &str = "id, table_id, options, white_id, white_name, white_bot, black_id, \

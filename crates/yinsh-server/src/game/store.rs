@@ -2,10 +2,11 @@
 
 use yinsh::ByColor;
 
+use crate::account::store::AccountStore;
 use crate::cluster::store::Fence;
-use crate::protocol::TableOptions;
 use crate::rating::store::Rated;
-use crate::store::StoreFuture;
+use crate::store::base::{StoreError, StoreFuture};
+use crate::table::protocol::TableOptions;
 use crate::vocab::{GameId, Level, PlayerId};
 
 /// Who sat in a seat of a game.
@@ -71,6 +72,50 @@ pub struct StoredGame {
     pub takebacks: ByColor<u8>,
     /// The result, once finished.
     pub result: Option<StoredResult>,
+}
+
+/// Which accounts seated at some games are bot accounts. The stored seats do not say,
+/// and need not: an account becomes a bot before its first game and stays one, so a bot
+/// account played every one of its games as a bot.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct BotAccounts(std::collections::HashSet<PlayerId>);
+
+impl BotAccounts {
+    /// The bot accounts among the seats of `games` (one query).
+    pub async fn of<'a>(
+        store: &dyn AccountStore,
+        games: impl IntoIterator<Item = &'a NewGame>,
+    ) -> Result<BotAccounts, StoreError> {
+        let ids: Vec<PlayerId> = games
+            .into_iter()
+            .flat_map(|g| [g.white.player_id, g.black.player_id])
+            .flatten()
+            .collect();
+        if ids.is_empty() {
+            return Ok(BotAccounts::default());
+        }
+        Ok(BotAccounts(
+            store.bots_among(&ids).await?.into_iter().collect(),
+        ))
+    }
+
+    /// Whether `player` is one of them.
+    pub fn contains(&self, player: PlayerId) -> bool {
+        self.0.contains(&player)
+    }
+
+    /// Whether a bot account sat at `seat`.
+    pub fn seat(&self, seat: &SeatRecord) -> bool {
+        seat.player_id.is_some_and(|id| self.contains(id))
+    }
+
+    /// Which seats of `game` bot accounts sat at.
+    pub fn seats(&self, game: &NewGame) -> ByColor<bool> {
+        ByColor {
+            white: self.seat(&game.white),
+            black: self.seat(&game.black),
+        }
+    }
 }
 
 /// The `table_id` of games imported from records (no table here played them).

@@ -3,7 +3,8 @@
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-use crate::protocol::*;
+use crate::protocol::vocab::{PlayerView, SeatColor};
+use crate::table::protocol::TableOptions;
 
 /// A seek in the lobby.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]

@@ -5,7 +5,8 @@
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-use crate::protocol::{TableOptions, VariantName};
+use crate::protocol::vocab::VariantName;
+use crate::table::protocol::TableOptions;
 
 /// Turns a game is expected to last, for its time class: a YINSH game has about 30
 /// ring moves a player.

@@ -11,9 +11,9 @@ use axum::routing::get;
 use axum::{Json, Router};
 use serde::Deserialize;
 
-use crate::account::store::BotAccounts;
 use crate::archive::http::entry;
 use crate::archive::store::ArchiveQuery;
+use crate::game::store::BotAccounts;
 use crate::http::app::App;
 use crate::http::error::ApiError;
 use crate::protocol::{

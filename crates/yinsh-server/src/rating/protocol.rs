@@ -4,9 +4,10 @@
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-use crate::rating::RatingCategory;
+use crate::archive::protocol::ArchiveEntry;
+use crate::protocol::vocab::Title;
 
-use crate::protocol::*;
+use crate::rating::category::RatingCategory;
 
 /// A player's rating in one category, as of now (`GET /api/player/<name>`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
@@ -65,7 +66,7 @@ pub struct PlayerProfile {
     /// `BOT` for a bot account.
     #[ts(optional)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub title: Option<crate::protocol::Title>,
+    pub title: Option<Title>,
     /// When they first came, in milliseconds since 1970.
     #[ts(type = "number")]
     pub created_at: i64,
@@ -119,17 +120,6 @@ pub struct Leaderboard {
     pub players: Vec<LeaderboardEntry>,
 }
 
-/// One player's rating before and after a rated game (rounded to whole points).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
-pub struct RatingDiff {
-    /// Before the game.
-    pub before: i32,
-    /// After it.
-    pub after: i32,
-    /// Whether the rating after it is still provisional (deviation ≥ 110).
-    pub provisional: bool,
-}
-
 /// The TypeScript of these types (`client/src/protocol.ts`).
 pub(crate) fn typescript(cfg: &ts_rs::Config) -> Vec<String> {
     let mut decls = crate::rating::category::typescript(cfg);
@@ -141,7 +131,6 @@ pub(crate) fn typescript(cfg: &ts_rs::Config) -> Vec<String> {
         EngineLevel::decl(cfg),
         LeaderboardEntry::decl(cfg),
         Leaderboard::decl(cfg),
-        RatingDiff::decl(cfg),
     ]);
     decls
 }

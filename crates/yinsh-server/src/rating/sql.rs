@@ -12,8 +12,8 @@ use crate::account::store::Player;
 use crate::game::sql::finish;
 use crate::game::store::StoredResult;
 use crate::protocol::TableOptions;
+use crate::store::base::{StoreError, StoreFuture, StoreResult};
 use crate::store::sql::{Backend, SqlStore, Tx, count};
-use crate::store::{StoreError, StoreFuture, StoreResult};
 use crate::vocab::{GameId, PlayerId};
 
 /// The category of a row, a stored name.

@@ -4,7 +4,7 @@ use yinsh::ByColor;
 
 use crate::account::store::Player;
 use crate::rating::{Rating, RatingCategory};
-use crate::store::StoreFuture;
+use crate::store::base::StoreFuture;
 use crate::vocab::{GameId, PlayerId};
 
 /// One player's rating change in a rated game, stored with its result.

@@ -29,7 +29,7 @@ use sqlx::AnyPool;
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 
-use super::{StoreError, StoreErrorKind, StoreResult};
+use super::base::{StoreError, StoreErrorKind, StoreResult};
 use crate::cluster::store::Fence;
 use crate::game::store::{NewGame, StoredAction};
 
@@ -167,7 +167,7 @@ async fn write_actions(target: &Target, batch: &mut Vec<Insert>) {
         Ok(refused) => {
             for (i, insert) in batch.drain(..).enumerate() {
                 let result = match &insert.fence {
-                    Some(fence) if refused.contains(&i) => Err(StoreError::moved(fence)),
+                    Some(fence) if refused.contains(&i) => Err(fence.moved()),
                     _ => Ok(()),
                 };
                 let _ = insert.done.send(result);
@@ -179,9 +179,7 @@ async fn write_actions(target: &Target, batch: &mut Vec<Insert>) {
             for insert in batch.drain(..) {
                 let one = std::slice::from_ref(&insert);
                 let result = match (insert_all(target, one).await, &insert.fence) {
-                    (Ok(refused), Some(fence)) if !refused.is_empty() => {
-                        Err(StoreError::moved(fence))
-                    }
+                    (Ok(refused), Some(fence)) if !refused.is_empty() => Err(fence.moved()),
                     (result, _) => result.map(drop),
                 };
                 let _ = insert.done.send(result);

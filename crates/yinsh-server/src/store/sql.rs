@@ -8,9 +8,9 @@ use std::sync::Arc;
 
 use sqlx::{AnyPool, Executor, Row};
 
+use super::base::{Database, StoreError, StoreFuture, StoreResult};
 use super::batch::Batcher;
 use super::wal::WalPolicy;
-use super::{Database, StoreError, StoreFuture, StoreResult};
 use crate::cluster::store::Fence;
 
 /// The SQL store. Cheap to clone (a connection pool).
@@ -177,7 +177,7 @@ pub(crate) async fn check_fence(
         .await?;
     match row {
         Some(_) => Ok(()),
-        None => Err(StoreError::moved(fence)),
+        None => Err(fence.moved()),
     }
 }
 

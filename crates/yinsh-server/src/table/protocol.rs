@@ -3,19 +3,9 @@
 
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
+
+use crate::protocol::vocab::{Pair, PlayerView, SeatColor, VariantName};
 use yinsh::notation::record::Termination;
-
-use crate::protocol::*;
-
-/// The game variant of a table.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "lowercase")]
-pub enum VariantName {
-    /// Three rings to win.
-    Standard,
-    /// One ring to win.
-    Blitz,
-}
 
 /// A time control: minutes on each clock and seconds added after each turn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
@@ -371,6 +361,17 @@ impl PartialEq<&str> for ScoreText {
     }
 }
 
+/// One player's rating before and after a rated game (rounded to whole points).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct RatingDiff {
+    /// Before the game.
+    pub before: i32,
+    /// After it.
+    pub after: i32,
+    /// Whether the rating after it is still provisional (deviation ≥ 110).
+    pub provisional: bool,
+}
+
 /// How a game ended.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct ResultView {
@@ -609,7 +610,6 @@ pub enum TableEvent {
 /// The TypeScript of these types (`client/src/protocol.ts`).
 pub(crate) fn typescript(cfg: &ts_rs::Config) -> Vec<String> {
     vec![
-        VariantName::decl(cfg),
         TimeSetting::decl(cfg),
         TableOptions::decl(cfg),
         OptionChange::decl(cfg),
@@ -622,6 +622,7 @@ pub(crate) fn typescript(cfg: &ts_rs::Config) -> Vec<String> {
         StageName::decl(cfg),
         Ending::decl(cfg),
         ScoreText::decl(cfg),
+        RatingDiff::decl(cfg),
         ResultView::decl(cfg),
         GameView::decl(cfg),
         ChatLine::decl(cfg),

@@ -23,7 +23,8 @@ use tokio::time::Instant;
 use yinsh::notation::record::GameResult;
 use yinsh::{Action, ByColor, Color, Position};
 
-use crate::account::store::{BotAccounts, Player};
+use crate::account::store::Player;
+use crate::game::store::BotAccounts;
 use crate::game::store::{GameWrite, NewGame, SeatRecord, StoredGame, StoredResult};
 use crate::game::{Clocks, Game, replay_stored, rules_of};
 use crate::i18n::Msg;
