@@ -15,7 +15,7 @@ use serde::Deserialize;
 use tokio::time::Instant;
 
 use crate::account::session::{self, COOKIE_NAME, hash_token, new_token, token_of};
-use crate::account::store::{NewAccount, Player, Registration, TokenRecord};
+use crate::account::store::{NewAccount, Player, PlayerInfo, Registration, TokenRecord};
 use crate::account::token;
 use crate::account::{self, check_name, check_password, skeleton};
 use crate::http::app::{App, Peer, same_origin};
@@ -130,14 +130,7 @@ async fn who_am_i(
         let (_, player) = found?;
         return Ok(Json(account_json(&player, true, None)));
     }
-    let token = token_of(&headers).ok_or_else(no_session)?;
-    let info = app
-        .ctx
-        .stores
-        .sessions
-        .session_info(&hash_token(&token))
-        .await?
-        .ok_or_else(no_session)?;
+    let (info, _) = session_of(&app, &headers).await?;
     Ok(Json(account_json(
         &info.player,
         info.registered,
@@ -338,16 +331,32 @@ pub(crate) async fn registered(
     app: &App,
     headers: &HeaderMap,
 ) -> Result<(Player, String), ApiError> {
-    let token = token_of(headers).ok_or_else(no_session)?;
-    let hash = hash_token(&token);
-    match app.ctx.stores.sessions.session_info(&hash).await? {
-        Some(info) if info.registered => Ok((info.player, hash)),
-        Some(_) => Err(ApiError::new(
+    let (info, hash) = session_of(app, headers).await?;
+    if !info.registered {
+        return Err(ApiError::new(
             StatusCode::FORBIDDEN,
             "guests have no account",
-        )),
-        None => Err(no_session()),
+        ));
     }
+    Ok((info.player, hash))
+}
+
+/// The player of the request's session, with what the account page shows, and the
+/// hash of its token; 401 without a session (none is made).
+pub(crate) async fn session_of(
+    app: &App,
+    headers: &HeaderMap,
+) -> Result<(PlayerInfo, String), ApiError> {
+    let token = token_of(headers).ok_or_else(no_session)?;
+    let hash = hash_token(&token);
+    let info = app
+        .ctx
+        .stores
+        .sessions
+        .session_info(&hash)
+        .await?
+        .ok_or_else(no_session)?;
+    Ok((info, hash))
 }
 
 /// `POST /api/account/password {"old","new"}`: the account's password changes and

@@ -11,7 +11,6 @@ use axum::routing::post;
 use axum::{Json, Router};
 use yinsh::notation::record::Record;
 
-use crate::account::session::{hash_token, token_of};
 use crate::account::store::Player;
 use crate::analysis::board_http::{RECORD_LIMIT, read_record};
 use crate::archive::http::day_start;
@@ -126,15 +125,7 @@ async fn requester(app: &App, headers: &HeaderMap) -> Result<Player, ApiError> {
     if !same_origin(headers) {
         return Err(ApiError::foreign());
     }
-    let no_session = || ApiError::new(StatusCode::UNAUTHORIZED, "not logged in");
-    let token = token_of(headers).ok_or_else(no_session)?;
-    let info = app
-        .ctx
-        .stores
-        .sessions
-        .session_info(&hash_token(&token))
-        .await?
-        .ok_or_else(no_session)?;
+    let (info, _) = crate::account::http::session_of(app, headers).await?;
     Ok(info.player)
 }
 
