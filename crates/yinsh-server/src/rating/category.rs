@@ -108,19 +108,35 @@ impl RatingCategory {
         RatingCategory::BlitzClassical,
     ];
 
+    /// Their names, in the order of [`RatingCategory::ALL`].
+    const NAMES: [&'static str; 8] = [
+        "standard-bullet",
+        "standard-quick",
+        "standard-rapid",
+        "standard-classical",
+        "blitz-bullet",
+        "blitz-quick",
+        "blitz-rapid",
+        "blitz-classical",
+    ];
+
+    /// Its place in [`RatingCategory::ALL`] (the variants are declared in that order).
+    fn index(self) -> usize {
+        self as usize
+    }
+
     /// The category of `variant` and `class`.
     pub fn of(variant: VariantName, class: TimeClass) -> RatingCategory {
-        let i = TimeClass::ALL.iter().position(|c| *c == class).unwrap_or(0);
         let offset = match variant {
             VariantName::Standard => 0,
             VariantName::Blitz => 4,
         };
-        RatingCategory::ALL[offset + i]
+        RatingCategory::ALL[offset + class as usize]
     }
 
     /// Its variant.
     pub fn variant(self) -> VariantName {
-        if RatingCategory::ALL[..4].contains(&self) {
+        if self.index() < 4 {
             VariantName::Standard
         } else {
             VariantName::Blitz
@@ -129,20 +145,12 @@ impl RatingCategory {
 
     /// Its time class.
     pub fn class(self) -> TimeClass {
-        let i = RatingCategory::ALL
-            .iter()
-            .position(|c| *c == self)
-            .unwrap_or(0);
-        TimeClass::ALL[i % 4]
+        TimeClass::ALL[self.index() % 4]
     }
 
     /// `standard-rapid`, `blitz-bullet`, … (as the wire and the store write it).
-    pub fn name(self) -> String {
-        let variant = match self.variant() {
-            VariantName::Standard => "standard",
-            VariantName::Blitz => "blitz",
-        };
-        format!("{variant}-{}", self.class().name())
+    pub fn name(self) -> &'static str {
+        RatingCategory::NAMES[self.index()]
     }
 
     /// The category called `name`.
@@ -153,7 +161,7 @@ impl RatingCategory {
 
 impl std::fmt::Display for RatingCategory {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.name())
+        f.write_str(self.name())
     }
 }
 
@@ -172,7 +180,12 @@ pub(crate) fn typescript(cfg: &ts_rs::Config) -> Vec<String> {
         format!("[{}]", quoted.join(", "))
     };
     let classes = list(TimeClass::ALL.iter().map(|c| c.name().to_owned()).collect());
-    let categories = list(RatingCategory::ALL.iter().map(|c| c.name()).collect());
+    let categories = list(
+        RatingCategory::ALL
+            .iter()
+            .map(|c| c.name().to_owned())
+            .collect(),
+    );
     let below: Vec<String> = TimeClass::ALL
         .iter()
         .filter_map(|c| Some(format!("{}: {}", c.name(), c.below()?)))
@@ -208,7 +221,8 @@ mod tests {
                 RatingCategory::of(category.variant(), category.class()),
                 category
             );
-            assert_eq!(RatingCategory::from_name(&category.name()), Some(category));
+            assert_eq!(RatingCategory::ALL[category.index()], category);
+            assert_eq!(RatingCategory::from_name(category.name()), Some(category));
             let wire = serde_json::to_string(&category).unwrap();
             assert_eq!(wire, format!("\"{}\"", category.name()));
             assert_eq!(category.class(), TimeClass::ALL[i % 4]);

@@ -180,7 +180,7 @@ async fn leaderboard(
         Some(c) => match RatingCategory::from_name(c) {
             Some(k) => (vec![k], LEADERBOARD_SIZE),
             None => {
-                let known: Vec<String> = RatingCategory::ALL.iter().map(|k| k.name()).collect();
+                let known: Vec<&str> = RatingCategory::ALL.iter().map(|k| k.name()).collect();
                 let message = format!("unknown category '{c}': one of {}", known.join(", "));
                 return Err(ApiError::bad_request(message));
             }
