@@ -156,10 +156,7 @@ impl Place {
             return Some(Place::Here(handle));
         }
         let router = ctx.router.clone()?;
-        let node = match ctx.lobby.remote_owner(table) {
-            Some(node) => node,
-            None => ctx.stores.leases.table_owner(table).await.ok()??.node,
-        };
+        let node = router.table_node(ctx, table).await.ok()??;
         (node != router.node()).then(|| Place::There {
             router,
             node,

@@ -35,6 +35,7 @@ use crate::account::store::Player;
 use crate::i18n::Lang;
 use crate::lobby::online::{Elsewhere, Presence};
 use crate::protocol::Request;
+use crate::store::base::StoreResult;
 use crate::table::Conn;
 use crate::vocab::PlayerId;
 use crate::ws::RelayInput;
@@ -208,6 +209,20 @@ impl Router {
                 None => tokio::time::sleep(Duration::from_millis(20)).await,
             }
         }
+    }
+
+    /// The node that runs table `table`: this one when its lobby has the table, another
+    /// when its lobby lists the table as that node's, else the one the store names (the
+    /// table not listed yet, or any more: the store knows every table's owner). `None`
+    /// when no node has it.
+    pub async fn table_node(&self, ctx: &Ctx, table: &str) -> StoreResult<Option<String>> {
+        if ctx.lobby.get(table).is_some() {
+            return Ok(Some(self.node.clone()));
+        }
+        if let Some(node) = ctx.lobby.remote_owner(table) {
+            return Ok(Some(node));
+        }
+        Ok(ctx.stores.leases.table_owner(table).await?.map(|o| o.node))
     }
 
     fn set_alive(&self, nodes: Vec<String>) {
@@ -553,20 +568,10 @@ impl Router {
         };
         let mut moved = Vec::new();
         for (conn, table, node) in watched {
-            let listed = if ctx.lobby.get(&table).is_some() {
-                Some(self.node.clone())
-            } else {
-                ctx.lobby.remote_owner(&table)
-            };
-            match listed {
-                Some(owner) if owner == node => {}
-                Some(_) => moved.push((conn, table)),
-                // Not listed (yet, or any more): the store says.
-                None => match ctx.stores.leases.table_owner(&table).await {
-                    Ok(Some(owner)) if owner.node == node => {}
-                    Ok(_) => moved.push((conn, table)),
-                    Err(_) => {}
-                },
+            match self.table_node(ctx, &table).await {
+                Ok(Some(owner)) if owner == node => {}
+                Ok(_) => moved.push((conn, table)),
+                Err(_) => {}
             }
         }
         if moved.is_empty() {

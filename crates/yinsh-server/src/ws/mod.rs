@@ -442,14 +442,10 @@ impl Connection {
                 return (node != router.node()).then_some((node, None, false));
             }
         };
-        if self.tables.contains(table) || self.ctx.lobby.get(table).is_some() {
+        if self.tables.contains(table) {
             return None;
         }
-        let node = match self.ctx.lobby.remote_owner(table) {
-            Some(node) => node,
-            // Not listed here (yet): the store knows every table's owner.
-            None => self.ctx.stores.leases.table_owner(table).await.ok()??.node,
-        };
+        let node = router.table_node(&self.ctx, table).await.ok()??;
         (node != router.node()).then(|| (node, Some(table.clone()), closing))
     }
 
