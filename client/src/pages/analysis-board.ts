@@ -20,7 +20,8 @@ import type { Connection } from "../connection";
 import { h, replace } from "../dom";
 import { t } from "../i18n";
 import type { BoardPosition } from "../protocol";
-import { playerName, resultSentence } from "./archive";
+import { playerName } from "./archive";
+import { resultHeadline } from "./result-words";
 import { playOnPanel } from "./play-on";
 import { fitToScreen, keyTakenBy } from "./gamepage";
 import { positionHash, recordHash, sourceFromHash, type BoardSource } from "./board-address";
@@ -283,7 +284,7 @@ export function mountAnalysisBoard(root: HTMLElement, conn: Connection): () => v
   function renderStatus(): void {
     const position = shown();
     const over = position.stage === "over";
-    turnLine.textContent = over && position.result ? `${position.result.score} — ${resultSentence(position.result, players.names)}` : promptText(position, players.people);
+    turnLine.textContent = over && position.result ? resultHeadline(position.result, players.names) : promptText(position, players.people);
     turnLine.classList.toggle("ab-over", over);
     turnLine.dataset.stage = position.stage;
     turnLine.dataset.toMove = position.to_move;

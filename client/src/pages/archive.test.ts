@@ -22,9 +22,6 @@ import {
   optionsSummary,
   pageOffsets,
   parseArchiveQuery,
-  reasonWords,
-  resultSentence,
-  resultSummary,
 } from "./archive";
 
 describe("archive query", () => {
@@ -92,27 +89,6 @@ describe("paging", () => {
 });
 
 describe("words", () => {
-  it("translates known terminations and keeps unknown ones", () => {
-    expect(reasonWords("target reached")).toBe("reason.target reached");
-    expect(reasonWords("meteor strike")).toBe("meteor strike");
-  });
-
-  it("summarises a result", () => {
-    expect(resultSummary({ winner: "white", score: "1-0", termination: "resignation" })).toBe(
-      "1-0 · reason.resignation",
-    );
-  });
-
-  it("names the winner or says draw", () => {
-    const names = { white: "Ann", black: "Bob" };
-    expect(resultSentence({ winner: "black", score: "0-1", termination: "time" }, names)).toBe(
-      "result.win(player=Bob,reason=reason.time)",
-    );
-    expect(resultSentence({ score: "1/2-1/2", termination: "agreement" }, names)).toBe(
-      "result.draw(reason=reason.agreement)",
-    );
-  });
-
   it("summarises options without the log flag", () => {
     expect(optionsSummary({ variant: "standard", log: true })).toBe("variant.standard · opt.untimed");
     expect(

@@ -8,8 +8,8 @@ import { h, replace } from "../dom";
 import { engineName, lang, t, tn } from "../i18n";
 import { nameMarks } from "./guest";
 import { nameOrLink } from "./ratings";
-import { en } from "../i18n/en";
-import type { ArchiveEntry, ArchivePage, ResultView, TableOptions } from "../protocol";
+import type { ArchiveEntry, ArchivePage, TableOptions } from "../protocol";
+import { resultSummary } from "./result-words";
 
 /** Games per page. */
 export const PAGE_SIZE = 25;
@@ -81,25 +81,6 @@ export function pageOffsets(
     newer: offset > 0 ? Math.max(0, offset - limit) : null,
     older: offset + shown < total && shown > 0 ? offset + limit : null,
   };
-}
-
-/** The words of a termination (`target reached` → its translation), the raw text if unknown. */
-export function reasonWords(termination: string): string {
-  const key = `reason.${termination}`;
-  return key in en ? t(key as keyof typeof en) : termination;
-}
-
-/** `1-0 · target reached`. */
-export function resultSummary(result: ResultView): string {
-  return `${result.score} · ${reasonWords(result.termination)}`;
-}
-
-/** `White wins (resignation).` with the winner's name, or `Draw (agreement).`. */
-export function resultSentence(result: ResultView, names: { white: string; black: string }): string {
-  const reason = reasonWords(result.termination);
-  return result.winner
-    ? t("result.win", { player: names[result.winner], reason })
-    : t("result.draw", { reason });
 }
 
 /**

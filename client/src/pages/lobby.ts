@@ -8,7 +8,7 @@ import type { Connection, Refused } from "../connection";
 import { h, replace } from "../dom";
 import { engineName, t, tn } from "../i18n";
 import type { PlayerView, SeatColor, Stats, TableOptions, TableSummary } from "../protocol";
-import { resultSummary } from "./archive";
+import { resultSummary } from "./result-words";
 import { sections, pickColor, type TableState } from "./lobby-sections";
 import { nameMarks } from "./guest";
 import { describeOptions } from "./options";

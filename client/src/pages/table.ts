@@ -21,7 +21,8 @@ import { TableMoves } from "./table/moves";
 import { OptionsPanel } from "./table/options-panel";
 import { ResultBox } from "./table/result";
 import { Seats } from "./table/seats";
-import { applyEvent, applyLegal, describeEvent, gameRunning, replyIsLogged, resultText, seatName, seatOf, tabTitle } from "./table/state";
+import { applyEvent, applyLegal, describeEvent, gameRunning, replyIsLogged, seatName, seatOf, tabTitle } from "./table/state";
+import { resultSentence } from "./result-words";
 import { TableStatus } from "./table/status";
 import { Toggles } from "./table/toggles";
 
@@ -246,7 +247,7 @@ export function mountTable(root: HTMLElement, conn: Connection, id: string): () 
     if (msg.game || msg.clocks) seats.clocksReceived();
     const text = describeEvent(event, nameOf);
     if (text) chat.add(text);
-    if (event.kind === "game_over" && view.game?.result) chat.add(resultText(view.game.result, nameOf));
+    if (event.kind === "game_over" && view.game?.result) chat.add(resultSentence(view.game.result, nameOf));
     if (event.kind === "acted") play(/^x[a-k]\d+-/.test(event.action) ? "capture" : "move");
     if (event.kind === "game_over") play("end");
     renderAll();

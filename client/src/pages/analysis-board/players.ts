@@ -7,7 +7,7 @@ import "./players.css";
 import { h, replace } from "../../dom";
 import { t } from "../../i18n";
 import type { BoardPosition, Pair, SeatColor } from "../../protocol";
-import { resultSentence } from "../archive";
+import { resultHeadline } from "../result-words";
 import { barSides, removedSlots } from "../player-bar";
 import { playerNames, type GameInfo } from "./words";
 
@@ -69,7 +69,7 @@ export class BoardPlayers {
       h("span", { "data-testid": "board-game-black" }, n.black),
     ];
     if (game.date) parts.push(` · ${game.date}`);
-    if (game.result) parts.push(" · ", h("span", { "data-testid": "board-game-result" }, `${game.result.score} — ${resultSentence(game.result, n)}`));
+    if (game.result) parts.push(" · ", h("span", { "data-testid": "board-game-result" }, resultHeadline(game.result, n)));
     if (game.archived !== null) {
       parts.push(" · ", h("a", { href: `#/replay/${game.archived}`, "data-testid": "board-replay-link" }, t("replay.game", { id: game.archived })));
     }

@@ -5,14 +5,10 @@
 import "./result.css";
 import { h, replace } from "../../dom";
 import { t } from "../../i18n";
-import type { GameView, ResultView, SeatColor } from "../../protocol";
+import type { GameView, SeatColor } from "../../protocol";
 import { ratingChangeEl } from "../ratings";
-import { COLORS, resultText } from "./state";
-
-/** The box's first line: `0-1 — bob wins (resignation).` */
-export function resultHeadline(r: ResultView, nameOf: (c: SeatColor) => string): string {
-  return `${r.score} — ${resultText(r, nameOf)}`;
-}
+import { resultHeadline } from "../result-words";
+import { COLORS } from "./state";
 
 export class ResultBox {
   readonly el = h("div", { class: "result", "data-testid": "result" });

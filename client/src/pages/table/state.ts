@@ -5,7 +5,7 @@
 // from it.
 
 import { engineName, t, type Key } from "../../i18n";
-import type { GameView, OptionChange, PlayerView, ResultView, SeatColor, ServerMessage, TableEvent, TableOptions, TableView } from "../../protocol";
+import type { GameView, OptionChange, PlayerView, SeatColor, ServerMessage, TableEvent, TableOptions, TableView } from "../../protocol";
 import { readPosition } from "../../board/fen";
 import { describeOptions } from "../options";
 
@@ -33,12 +33,6 @@ export function seatOf(view: TableView | null, me: Pick<PlayerView, "id"> | null
 /** Whether a game runs at the table (begun, not over). */
 export function gameRunning(view: TableView | null): boolean {
   return !!view?.game && !view.game.result;
-}
-
-/** A finished game's result in words (`bob wins (resignation).`), for the result box and the log. */
-export function resultText(r: ResultView, nameOf: (c: SeatColor) => string): string {
-  const reason = t(`reason.${r.termination}` as Key);
-  return r.winner ? t("result.win", { player: nameOf(r.winner), reason }) : t("result.draw", { reason });
 }
 
 /** The status line: the prompt of the player to act (`mine`), else who acts and what they do; nothing once over. */
