@@ -5,10 +5,8 @@ use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
-use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use yinsh_client::ws::{Connect, Connection};
 use yinsh_server::follow::Follower;
 use yinsh_server::protocol::ServerMessage;
 
@@ -87,11 +85,9 @@ fn get(addr: &str, path: &str) -> Value {
     serde_json::from_str(body).unwrap()
 }
 
-type Ws =
-    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
-
+/// A player on a WebSocket connection, speaking the protocol as JSON.
 struct Player {
-    ws: Ws,
+    ws: Connection,
     cookie: String,
     /// The game as the messages received make it, as JSON.
     last: Option<Value>,
@@ -102,25 +98,18 @@ struct Player {
 
 impl Player {
     async fn connect(addr: &str, cookie: Option<&str>) -> Player {
-        let mut request = format!("ws://{addr}/ws").into_client_request().unwrap();
+        let mut connect = Connect::to(addr);
         if let Some(c) = cookie {
-            request
-                .headers_mut()
-                .insert("cookie", format!("yinsh_session={c}").parse().unwrap());
+            connect = connect.cookie(c);
         }
-        let (ws, response) = tokio_tungstenite::connect_async(request).await.unwrap();
-        let cookie = response
-            .headers()
-            .get("set-cookie")
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.split(';').next())
-            .and_then(|v| v.strip_prefix("yinsh_session="))
-            .map(str::to_owned)
-            .or(cookie.map(str::to_owned))
-            .unwrap();
+        Player::on(connect.open().await.unwrap())
+    }
+
+    /// The player of the connection `ws`.
+    fn on(ws: Connection) -> Player {
         Player {
+            cookie: ws.cookie().expect("a session").to_owned(),
             ws,
-            cookie,
             last: None,
             follower: Follower::default(),
             events: Vec::new(),
@@ -137,10 +126,7 @@ impl Player {
     /// Sends `msg` and waits for the reply or error with its id; that answer.
     async fn answer(&mut self, id: u64, mut msg: Value) -> Value {
         msg["id"] = json!(id);
-        self.ws
-            .send(Message::Text(msg.to_string().into()))
-            .await
-            .unwrap();
+        self.ws.send_text(&msg.to_string()).await.unwrap();
         loop {
             let v = self.next().await;
             if v["id"] == json!(id) {
@@ -172,7 +158,7 @@ impl Player {
     async fn try_answer(&mut self, id: u64, mut msg: Value, wait: Duration) -> Option<Value> {
         msg["id"] = json!(id);
         let deadline = tokio::time::Instant::now() + wait;
-        let sent = self.ws.send(Message::Text(msg.to_string().into())).await;
+        let sent = self.ws.send_text(&msg.to_string()).await;
         sent.ok()?;
         loop {
             let v = self
@@ -189,22 +175,19 @@ impl Player {
     async fn next_within(&mut self, wait: Duration) -> Option<Value> {
         // Pings do not count: a message must come within the time.
         let deadline = tokio::time::Instant::now() + wait;
-        loop {
-            let frame = tokio::time::timeout_at(deadline, self.ws.next())
-                .await
-                .ok()??
-                .ok()?;
-            let Message::Text(text) = frame else { continue };
-            let v: Value = serde_json::from_str(text.as_str()).unwrap();
-            let msg: ServerMessage = serde_json::from_value(v.clone()).unwrap();
-            if self.follower.apply(None, &msg) {
-                self.last = self.follower.game.as_ref().map(|g| json!(g));
-            }
-            if v["type"] == "event" {
-                self.events.push(v.clone());
-            }
-            return Some(v);
+        let text = tokio::time::timeout_at(deadline, self.ws.recv_text())
+            .await
+            .ok()?
+            .ok()?;
+        let v: Value = serde_json::from_str(&text).unwrap();
+        let msg: ServerMessage = serde_json::from_value(v.clone()).unwrap();
+        if self.follower.apply(None, &msg) {
+            self.last = self.follower.game.as_ref().map(|g| json!(g));
         }
+        if v["type"] == "event" {
+            self.events.push(v.clone());
+        }
+        Some(v)
     }
 
     /// Waits until the game has `n` actions and this player has been given their legal
@@ -452,7 +435,7 @@ async fn a_killed_server_restarts_with_every_accepted_action_and_fair_clocks() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_server_killed_under_load_keeps_every_acknowledged_action() {
-    use yinsh_server::loadtest::{LoadConfig, run};
+    use yinsh_client::load::{LoadConfig, run};
 
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("yinsh.db");
@@ -1254,28 +1237,16 @@ impl Drop for Cluster {
 /// and that game.
 async fn back_at(site: &str, cookie: &str, table: &str, moves: usize) -> (Player, Value) {
     loop {
-        let Ok(Ok((ws, _))) = tokio::time::timeout(
+        let Ok(Ok(ws)) = tokio::time::timeout(
             Duration::from_secs(2),
-            tokio_tungstenite::connect_async({
-                let mut request = format!("ws://{site}/ws").into_client_request().unwrap();
-                request
-                    .headers_mut()
-                    .insert("cookie", format!("yinsh_session={cookie}").parse().unwrap());
-                request
-            }),
+            Connect::to(site).cookie(cookie).open(),
         )
         .await
         else {
             tokio::time::sleep(Duration::from_millis(100)).await;
             continue;
         };
-        let mut player = Player {
-            ws,
-            cookie: cookie.to_owned(),
-            last: None,
-            follower: Follower::default(),
-            events: Vec::new(),
-        };
+        let mut player = Player::on(ws);
         let open = json!({"type": "open", "table": table});
         let answer = player.try_answer(1, open, Duration::from_secs(2)).await;
         if answer.is_some_and(|a| a["type"] == "reply")
@@ -1293,7 +1264,7 @@ async fn back_at(site: &str, cookie: &str, table: &str, moves: usize) -> (Player
 /// there, and the players who come back through the proxy play on.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_killed_nodes_games_go_on_at_the_other_nodes() {
-    use yinsh_server::loadtest::{LoadConfig, run};
+    use yinsh_client::load::{LoadConfig, run};
 
     let Some(cluster) = Cluster::start() else {
         return;

@@ -25,14 +25,12 @@ pub mod follow;
 pub mod game;
 mod http;
 pub mod i18n;
-pub mod loadtest;
 pub mod lobby;
 pub mod meet;
 pub mod metrics;
 pub mod protocol;
 pub mod rating;
 pub mod refusal;
-pub mod seattimes;
 pub mod store;
 pub mod table;
 #[cfg(feature = "testkit")]

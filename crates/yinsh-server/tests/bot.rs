@@ -10,21 +10,20 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
-use tokio::net::TcpStream;
 use yinsh_server::protocol::{Request, ServerMessage, TableOptions, Title};
 
 use crate::accounts::Browser;
 use crate::common::{Client, TestServer, http_send};
 
-/// An NDJSON stream read line by line (chunked transfer encoding).
-pub(crate) struct Lines {
-    reader: BufReader<TcpStream>,
-}
+/// An NDJSON stream read line by line.
+pub(crate) struct Lines(yinsh_client::http::Lines);
 
 impl Lines {
     pub(crate) async fn open(addr: SocketAddr, path: &str, token: &str) -> (u16, Lines) {
-        Lines::request(addr, "GET", path, token, "").await
+        let (status, lines) = yinsh_client::http::Lines::open(&addr.to_string(), token, path)
+            .await
+            .expect("the stream's head");
+        (status, Lines(lines))
     }
 
     /// `POST path` with a form body, read as a stream.
@@ -34,60 +33,18 @@ impl Lines {
         token: &str,
         form: &str,
     ) -> (u16, Lines) {
-        Lines::request(addr, "POST", path, token, form).await
-    }
-
-    async fn request(
-        addr: SocketAddr,
-        method: &str,
-        path: &str,
-        token: &str,
-        form: &str,
-    ) -> (u16, Lines) {
-        let mut s = TcpStream::connect(addr).await.unwrap();
-        let req = format!(
-            "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nAuthorization: Bearer {token}\r\n\
-             Content-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\n\r\n{form}",
-            form.len()
-        );
-        s.write_all(req.as_bytes()).await.unwrap();
-        let mut reader = BufReader::new(s);
-        let mut status = String::new();
-        reader.read_line(&mut status).await.unwrap();
-        let code = status.split_whitespace().nth(1).unwrap().parse().unwrap();
-        loop {
-            let mut header = String::new();
-            reader.read_line(&mut header).await.unwrap();
-            if header == "\r\n" || header.is_empty() {
-                break;
-            }
-        }
-        (code, Lines { reader })
+        let (status, lines) = yinsh_client::http::Lines::post(&addr.to_string(), token, path, form)
+            .await
+            .expect("the stream's head");
+        (status, Lines(lines))
     }
 
     /// The next line that is not a keep-alive, as JSON (`None` when the stream ended).
     pub(crate) async fn next(&mut self) -> Option<Value> {
-        loop {
-            let mut size = String::new();
-            let n = tokio::time::timeout(Duration::from_secs(20), self.reader.read_line(&mut size))
-                .await
-                .expect("a line in time")
-                .unwrap();
-            let len = usize::from_str_radix(size.trim(), 16).ok()?;
-            if n == 0 || len == 0 {
-                return None;
-            }
-            let mut chunk = vec![0; len + 2];
-            tokio::io::AsyncReadExt::read_exact(&mut self.reader, &mut chunk)
-                .await
-                .unwrap();
-            let text = String::from_utf8(chunk[..len].to_vec()).unwrap();
-            for line in text.lines() {
-                if !line.trim().is_empty() {
-                    return Some(serde_json::from_str(line).unwrap());
-                }
-            }
-        }
+        tokio::time::timeout(Duration::from_secs(20), self.0.next())
+            .await
+            .expect("a line in time")
+            .expect("JSON lines")
     }
 
     /// Lines until one of type `kind`.

@@ -4,17 +4,11 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use futures_util::{SinkExt, StreamExt};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::TcpStream;
 use tokio::sync::oneshot;
-use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::tungstenite::client::IntoClientRequest;
-use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+use yinsh_client::ws::{Connect, Connection, Error};
 use yinsh_server::follow::Follower;
 use yinsh_server::protocol::{
-    ClientMessage, Command, GameView, PlayerView, Request, ServerMessage, TableEvent, TableOptions,
-    TableView,
+    Command, GameView, PlayerView, Request, ServerMessage, TableEvent, TableOptions, TableView,
 };
 use yinsh_server::store::{Store, Stores};
 use yinsh_server::{Config, Server};
@@ -171,66 +165,21 @@ pub async fn http_send(
     headers: &[(&str, &str)],
     body: &str,
 ) -> (u16, Vec<(String, String)>, String) {
-    let mut s = TcpStream::connect(addr).await.unwrap();
-    let mut req = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Length: {}\r\n",
-        body.len()
-    );
-    for (k, v) in headers {
-        req.push_str(&format!("{k}: {v}\r\n"));
-    }
-    req.push_str("\r\n");
-    req.push_str(body);
-    s.write_all(req.as_bytes()).await.unwrap();
-    let mut raw = Vec::new();
-    tokio::time::timeout(Duration::from_secs(10), s.read_to_end(&mut raw))
-        .await
-        .expect("HTTP answer in time")
-        .unwrap();
-    let raw = String::from_utf8_lossy(&raw).into_owned();
-    let (head, body) = raw.split_once("\r\n\r\n").unwrap_or((&raw, ""));
-    let mut lines = head.lines();
-    let status = lines
-        .next()
-        .and_then(|l| l.split_whitespace().nth(1))
-        .and_then(|c| c.parse().ok())
-        .unwrap_or(0);
-    let headers = lines
-        .filter_map(|l| l.split_once(':'))
-        .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_owned()))
-        .collect::<Vec<_>>();
-    let chunked = headers
-        .iter()
-        .any(|(k, v)| k == "transfer-encoding" && v.contains("chunked"));
-    let body = if chunked {
-        dechunk(body)
-    } else {
-        body.to_owned()
-    };
-    (status, headers, body)
+    let answer = tokio::time::timeout(
+        Duration::from_secs(10),
+        yinsh_client::http::request(&addr.to_string(), method, path, headers, body),
+    )
+    .await
+    .expect("HTTP answer in time")
+    .expect("an HTTP answer");
+    (answer.status, answer.headers, answer.body)
 }
-
-fn dechunk(mut body: &str) -> String {
-    let mut out = String::new();
-    while let Some((size, rest)) = body.split_once("\r\n") {
-        let n = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
-        if n == 0 {
-            break;
-        }
-        out.push_str(&rest[..n]);
-        body = rest[n..].trim_start_matches("\r\n");
-    }
-    out
-}
-
-type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
 
 /// A WebSocket client speaking the protocol.
 pub struct Client {
-    ws: Ws,
+    ws: Connection,
     pub cookie: String,
     pub player: PlayerView,
-    next_id: u64,
     /// Table events received, in order.
     pub events: Vec<(u64, TableEvent)>,
     /// The game, as the messages received make it.
@@ -246,62 +195,30 @@ pub const WAIT: Duration = Duration::from_secs(20);
 impl Client {
     /// Connects, with the session cookie `cookie` if given (a new guest otherwise).
     pub async fn connect(addr: SocketAddr, cookie: Option<&str>) -> Client {
-        let mut request = format!("ws://{addr}/ws").into_client_request().unwrap();
+        let mut connect = Connect::to(addr);
         if let Some(c) = cookie {
-            request
-                .headers_mut()
-                .insert("cookie", format!("yinsh_session={c}").parse().unwrap());
+            connect = connect.cookie(c);
         }
-        let (ws, response) = tokio_tungstenite::connect_async(request)
-            .await
-            .expect("connects");
-        let cookie = response
-            .headers()
-            .get("set-cookie")
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.split(';').next())
-            .and_then(|v| v.strip_prefix("yinsh_session="))
-            .map(str::to_owned)
-            .or_else(|| cookie.map(str::to_owned))
-            .expect("a session cookie");
-        let mut c = Client {
+        let ws = connect.open().await.expect("connects");
+        Client {
+            cookie: ws.cookie().expect("a session cookie").to_owned(),
+            player: ws.player.clone(),
             ws,
-            cookie,
-            player: PlayerView {
-                id: None,
-                name: String::new(),
-                bot: None,
-                online: true,
-                guest: false,
-                title: None,
-            },
-            next_id: 0,
             events: Vec::new(),
             game: None,
             follower: Follower::default(),
             cursor: 0,
-        };
-        match c.recv().await {
-            ServerMessage::Welcome { player, .. } => c.player = player,
-            other => panic!("expected welcome, got {other:?}"),
         }
-        c
     }
 
     /// Sends raw text.
     pub async fn send_text(&mut self, text: &str) {
-        self.ws.send(Message::Text(text.into())).await.unwrap();
+        self.ws.send_text(text).await.unwrap();
     }
 
     /// Sends a request with a fresh id, which it returns.
     pub async fn send(&mut self, request: Request) -> u64 {
-        self.next_id += 1;
-        let msg = ClientMessage {
-            id: Some(self.next_id),
-            request,
-        };
-        self.send_text(&serde_json::to_string(&msg).unwrap()).await;
-        self.next_id
+        self.ws.send(request).await.unwrap()
     }
 
     /// The next message (noting events and game views).
@@ -313,32 +230,23 @@ impl Client {
 
     /// The next message, however long it takes (for tests on paused time).
     pub async fn recv_untimed(&mut self) -> ServerMessage {
-        loop {
-            match self.ws.next().await {
-                Some(Ok(Message::Text(t))) => {
-                    let msg: ServerMessage = serde_json::from_str(t.as_str())
-                        .unwrap_or_else(|e| panic!("unreadable server message {t}: {e}"));
-                    if let ServerMessage::Event { version, event, .. } = &msg {
-                        self.events.push((*version, event.clone()));
-                    }
-                    if self.follower.apply(None, &msg) {
-                        self.game = self.follower.game.clone();
-                    }
-                    return msg;
-                }
-                Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
-                other => panic!("connection ended: {other:?}"),
-            }
+        let msg = self.ws.recv().await.unwrap_or_else(|e| panic!("{e}"));
+        if let ServerMessage::Event { version, event, .. } = &msg {
+            self.events.push((*version, event.clone()));
         }
+        if self.follower.apply(None, &msg) {
+            self.game = self.follower.game.clone();
+        }
+        msg
     }
 
     /// Whether the server closes the connection within the wait (messages before the
     /// close are read and dropped).
     pub async fn closed(&mut self) -> bool {
         loop {
-            match tokio::time::timeout(WAIT, self.ws.next()).await {
-                Ok(Some(Ok(Message::Close(_)))) | Ok(None) | Ok(Some(Err(_))) => return true,
-                Ok(Some(Ok(_))) => continue,
+            match tokio::time::timeout(WAIT, self.ws.recv_text()).await {
+                Ok(Err(Error::Closed(_))) => return true,
+                Ok(_) => continue,
                 Err(_) => return false,
             }
         }

@@ -4,7 +4,7 @@
 use std::time::{Duration, Instant};
 
 use futures_util::future::join_all;
-use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use yinsh_client::ws::{Connect, Connection};
 use yinsh_server::Config;
 use yinsh_server::protocol::{Request, ServerMessage, Since, TableEvent, TableOptions};
 use yinsh_server::testkit::OwnPostgres;
@@ -46,24 +46,16 @@ async fn a_client_that_vanishes_without_closing_is_noticed() {
 }
 
 /// A client whose socket takes in almost nothing and that never reads.
-async fn slow_reader(
-    server: &TestServer,
-    table: &str,
-) -> tokio_tungstenite::WebSocketStream<tokio::net::TcpStream> {
+async fn slow_reader(server: &TestServer, table: &str) -> Connection {
     let socket = tokio::net::TcpSocket::new_v4().unwrap();
     socket.set_recv_buffer_size(2048).unwrap();
     let stream = socket.connect(server.addr).await.unwrap();
-    let request = format!("ws://{}/ws", server.addr)
-        .into_client_request()
-        .unwrap();
-    let (mut ws, _) = tokio_tungstenite::client_async(request, stream)
-        .await
-        .unwrap();
-    use futures_util::SinkExt;
-    let open = serde_json::json!({"type": "open", "table": table}).to_string();
-    ws.send(tokio_tungstenite::tungstenite::Message::Text(open.into()))
-        .await
-        .unwrap();
+    let mut ws = Connect::to(server.addr).over(stream).await.unwrap();
+    let open = Request::Open {
+        table: table.to_owned(),
+        since: None,
+    };
+    ws.send_as(None, open).await.unwrap();
     ws
 }
 

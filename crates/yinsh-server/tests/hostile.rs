@@ -11,7 +11,6 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use futures_util::{SinkExt, StreamExt};
 use proptest::collection::{btree_map, vec};
 use proptest::prelude::*;
 use proptest::sample::{Index, select};
@@ -19,11 +18,9 @@ use proptest::test_runner::{Config as RunnerConfig, TestCaseError, TestRunner};
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
-use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::tungstenite::client::IntoClientRequest;
-use tokio_tungstenite::tungstenite::protocol::frame::Frame;
-use tokio_tungstenite::tungstenite::protocol::frame::coding::{Data, OpCode};
-use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+use yinsh_client::ws::tungstenite::protocol::frame::Frame;
+use yinsh_client::ws::tungstenite::protocol::frame::coding::{Data, OpCode};
+use yinsh_client::ws::{Connect, Connection, Error, Message};
 use yinsh_server::account::store::{Player, PlayerInfo, SessionRecord, SessionStore};
 use yinsh_server::archive::store::{ArchiveList, ArchiveQuery, ArchiveStore};
 use yinsh_server::cluster::store::Fence;
@@ -54,42 +51,25 @@ fn code<T>(r: Result<T, (String, String)>) -> String {
 
 // ---- A raw WebSocket client: any frame out, and the end of the connection seen ----
 
-type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
-
 /// A WebSocket client that sends anything (text, binary, raw frames) and reports the
 /// end of the connection instead of failing on it.
 struct Raw {
-    ws: Ws,
+    ws: Connection,
     player: PlayerView,
 }
 
 impl Raw {
     async fn connect(addr: SocketAddr) -> Raw {
-        let request = format!("ws://{addr}/ws").into_client_request().unwrap();
-        let (ws, _) = tokio_tungstenite::connect_async(request)
-            .await
-            .expect("connects");
-        let mut raw = Raw {
+        let ws = Connect::to(addr).open().await.expect("connects");
+        Raw {
+            player: ws.player.clone(),
             ws,
-            player: PlayerView {
-                id: None,
-                name: String::new(),
-                bot: None,
-                online: true,
-                guest: false,
-                title: None,
-            },
-        };
-        match raw.recv().await {
-            Some(ServerMessage::Welcome { player, .. }) => raw.player = player,
-            other => panic!("expected welcome, got {other:?}"),
         }
-        raw
     }
 
     /// Sends a message; a failure (the server closed) is not an error here.
     async fn send(&mut self, message: Message) {
-        let _ = self.ws.send(message).await;
+        let _ = self.ws.send_message(message).await;
     }
 
     async fn send_text(&mut self, text: &str) {
@@ -106,16 +86,13 @@ impl Raw {
 
     /// The next text frame as sent, or `None` once the connection has ended.
     async fn recv_text(&mut self) -> Option<String> {
-        loop {
-            let frame = tokio::time::timeout(WAIT, self.ws.next())
-                .await
-                .expect("a message (or the end) in time");
-            match frame {
-                Some(Ok(Message::Text(t))) => return Some(t.as_str().to_owned()),
-                Some(Ok(Message::Ping(_) | Message::Pong(_) | Message::Frame(_))) => continue,
-                Some(Ok(Message::Binary(_))) => panic!("the server sent a binary frame"),
-                Some(Ok(Message::Close(_)) | Err(_)) | None => return None,
-            }
+        let frame = tokio::time::timeout(WAIT, self.ws.recv_text())
+            .await
+            .expect("a message (or the end) in time");
+        match frame {
+            Ok(text) => Some(text),
+            Err(Error::Closed(_)) => None,
+            Err(e) => panic!("{e}"),
         }
     }
 
@@ -2122,20 +2099,21 @@ async fn a_ping_flood_is_cut_off_too() {
         ..Config::default()
     })
     .await;
-    let (mut ws, _) = tokio_tungstenite::connect_async(format!("ws://{}/ws", server.addr))
-        .await
-        .unwrap();
+    let mut ws = Connect::to(server.addr).open().await.unwrap();
     for _ in 0..300 {
-        if ws.send(Message::Ping(vec![1, 2, 3].into())).await.is_err() {
+        if ws
+            .send_message(Message::Ping(vec![1, 2, 3].into()))
+            .await
+            .is_err()
+        {
             break;
         }
     }
     // Answered by pongs and `rate_limited` errors until the connection is closed.
     let closed = tokio::time::timeout(Duration::from_secs(10), async {
         loop {
-            match ws.next().await {
-                Some(Ok(Message::Close(_))) | Some(Err(_)) | None => return true,
-                Some(Ok(_)) => {}
+            if let Err(Error::Closed(_)) = ws.recv_text().await {
+                return true;
             }
         }
     })
@@ -2151,52 +2129,21 @@ async fn a_ping_flood_is_cut_off_too() {
 
 // ---- Other sites ----
 
-/// A WebSocket upgrade request, raw: the status of the answer and its body (none for
-/// a switch of protocols).
+/// A WebSocket upgrade request from `origin` to `host`: the status of the answer and
+/// its body (none for a switch of protocols).
 async fn upgrade(addr: SocketAddr, origin: Option<&str>, host: &str) -> (u16, String) {
-    let mut s = TcpStream::connect(addr).await.unwrap();
-    let mut req = format!(
-        "GET /ws HTTP/1.1\r\nHost: {host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
-         Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
-    );
+    let mut connect = Connect::to(addr).header("host", host);
     if let Some(o) = origin {
-        req.push_str(&format!("Origin: {o}\r\n"));
+        connect = connect.header("origin", o);
     }
-    req.push_str("\r\n");
-    s.write_all(req.as_bytes()).await.unwrap();
-    let mut raw = Vec::new();
-    let mut buf = [0u8; 1024];
-    let (head, body) = loop {
-        if let Some(at) = raw.windows(4).position(|w| w == b"\r\n\r\n") {
-            break (
-                String::from_utf8_lossy(&raw[..at]).into_owned(),
-                raw[at + 4..].to_vec(),
-            );
-        }
-        let n = tokio::time::timeout(WAIT, s.read(&mut buf))
-            .await
-            .expect("an answer in time")
-            .unwrap();
-        assert!(n > 0, "closed without an answer");
-        raw.extend_from_slice(&buf[..n]);
-    };
-    let status = head.split_whitespace().nth(1).unwrap().parse().unwrap();
-    let length: usize = head
-        .lines()
-        .filter_map(|l| l.split_once(':'))
-        .find(|(k, _)| k.eq_ignore_ascii_case("content-length"))
-        .and_then(|(_, v)| v.trim().parse().ok())
-        .unwrap_or(0);
-    let mut body = body;
-    while body.len() < length {
-        let n = tokio::time::timeout(WAIT, s.read(&mut buf))
-            .await
-            .expect("the body in time")
-            .unwrap();
-        assert!(n > 0, "closed in the body");
-        body.extend_from_slice(&buf[..n]);
+    match tokio::time::timeout(WAIT, connect.open())
+        .await
+        .expect("an answer in time")
+    {
+        Ok(_) => (101, String::new()),
+        Err(Error::Upgrade { status, body }) => (status, body),
+        Err(e) => panic!("{e}"),
     }
-    (status, String::from_utf8_lossy(&body).into_owned())
 }
 
 #[tokio::test]

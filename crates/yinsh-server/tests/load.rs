@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use yinsh_server::loadtest::{LoadConfig, run};
+use yinsh_client::load::{LoadConfig, run};
 
 use yinsh_server::protocol::SeatColor;
 
@@ -66,7 +66,7 @@ async fn the_seat_times_of_whole_games_are_measured() {
         ..crate::common::fast_config()
     })
     .await;
-    let config = yinsh_server::seattimes::SeatConfig {
+    let config = yinsh_client::seat_times::SeatConfig {
         addr: server.addr.to_string(),
         level: 1,
         time: Some(yinsh_server::protocol::TimeSetting {
@@ -79,7 +79,7 @@ async fn the_seat_times_of_whole_games_are_measured() {
         opponent_time: Duration::from_millis(20),
     };
     let mut told = 0;
-    let games = yinsh_server::seattimes::run(&config, |_| told += 1)
+    let games = yinsh_client::seat_times::run(&config, |_| told += 1)
         .await
         .expect("the games are played");
     assert_eq!((games.len(), told), (2, 2));

@@ -22,8 +22,8 @@ use serde_json::Value;
 use yinsh::{Action, Color, Position, Rules, Variant};
 use yinsh_engine::{Clock, Engine, Limits};
 
-use super::client::{Lines, authority, get_json, post_form};
 use super::external::ExternalEngine;
+use yinsh_client::http::{Lines, authority, get_json, post_form};
 
 /// Which challenges to take by how they are rated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

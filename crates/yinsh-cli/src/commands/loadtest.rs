@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use anyhow::Context;
 use clap::Args;
-use yinsh_server::loadtest::{LoadConfig, Progress, run as run_load};
+use yinsh_client::load::{LoadConfig, Progress, run as run_load};
 
 /// Arguments of `yinsh loadtest`.
 #[derive(Debug, Args)]

@@ -5,7 +5,6 @@ pub mod arena;
 pub mod backup;
 pub mod bench;
 pub mod bot;
-pub mod client;
 pub mod convert;
 pub mod engine;
 pub mod export;

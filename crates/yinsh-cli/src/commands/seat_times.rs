@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use anyhow::Context;
 use clap::Args;
-use yinsh_server::seattimes::{SeatConfig, SeatGame, run as run_games, summary};
+use yinsh_client::seat_times::{SeatConfig, SeatGame, run as run_games, summary};
 use yinsh_server::table::command::time_setting;
 
 /// Arguments of `yinsh seat-times`.

@@ -15,7 +15,7 @@ use clap::Args;
 use serde_json::json;
 use yinsh_server::protocol::WorkJob;
 
-use super::client::{authority, post_json as post};
+use yinsh_client::http::{authority, post_json as post};
 
 /// Arguments of `yinsh worker`.
 #[derive(Debug, Args)]

@@ -1,6 +1,7 @@
-//! The HTTP client of the command line's programs that talk to a server (`yinsh worker`,
-//! `yinsh bot`): plain HTTP/1.1 with a bearer key, JSON answers, and NDJSON streams read
-//! line by line. Plain HTTP only: run them over a TLS tunnel or a private network.
+//! The HTTP API: plain HTTP/1.1 (hyper) with a bearer key, JSON answers, and NDJSON
+//! streams read line by line, as `yinsh worker` and `yinsh bot` use it; and any request
+//! as it is, with the whole answer, as the tests use it. Plain HTTP only: run it over a
+//! TLS tunnel or a private network.
 
 use anyhow::{Context, bail};
 use http_body_util::{BodyExt, Full};
@@ -28,7 +29,8 @@ pub fn authority(url: &str) -> anyhow::Result<String> {
     })
 }
 
-/// Opens a connection to `addr` and sends one request; the response.
+/// Opens a connection to `addr` and sends one request (with `Host: addr` unless it
+/// names a host of its own); the response.
 async fn send(
     addr: &str,
     request: hyper::http::request::Builder,
@@ -41,7 +43,15 @@ async fn send(
         .await
         .context("the HTTP handshake failed")?;
     tokio::spawn(conn);
-    let request = request.header("host", addr).body(Full::new(body))?;
+    let named = request
+        .headers_ref()
+        .is_some_and(|h| h.contains_key(hyper::header::HOST));
+    let request = if named {
+        request
+    } else {
+        request.header("host", addr)
+    };
+    let request = request.body(Full::new(body))?;
     sender.send_request(request).await.context("no answer")
 }
 
@@ -73,17 +83,86 @@ pub async fn post_form(
     path: &str,
     form: &str,
 ) -> anyhow::Result<(u16, Value)> {
-    let mut request = Request::post(path).header("authorization", format!("Bearer {key}"));
-    if !form.is_empty() {
-        request = request.header("content-type", "application/x-www-form-urlencoded");
-    }
+    let request = form_request(path, form).header("authorization", format!("Bearer {key}"));
     answer(send(addr, request, Bytes::from(form.to_owned())).await?).await
+}
+
+/// `POST path`, saying that a body `form` that is not empty is a form.
+fn form_request(path: &str, form: &str) -> hyper::http::request::Builder {
+    let request = Request::post(path);
+    if form.is_empty() {
+        request
+    } else {
+        request.header("content-type", "application/x-www-form-urlencoded")
+    }
 }
 
 /// `GET path` with `key` as the bearer: status and JSON answer.
 pub async fn get_json(addr: &str, key: &str, path: &str) -> anyhow::Result<(u16, Value)> {
     let request = Request::get(path).header("authorization", format!("Bearer {key}"));
     answer(send(addr, request, Bytes::new()).await?).await
+}
+
+/// A whole answer: its status, headers (names in lower case, in the order sent) and
+/// body as text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Answer {
+    /// The status code.
+    pub status: u16,
+    /// The headers.
+    pub headers: Vec<(String, String)>,
+    /// The body (chunks joined), as text.
+    pub body: String,
+}
+
+impl Answer {
+    /// The value of the header `name` (lower case), if sent.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// `method path` with `headers` and `body`, sent to `addr` as it is: the whole answer.
+pub async fn request(
+    addr: &str,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &str,
+) -> anyhow::Result<Answer> {
+    let mut request = Request::builder()
+        .method(method)
+        .uri(path)
+        .header("content-length", body.len());
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    let response = send(addr, request, Bytes::from(body.to_owned())).await?;
+    let status = response.status().as_u16();
+    let headers = response
+        .headers()
+        .iter()
+        .map(|(k, v)| {
+            (
+                k.as_str().to_owned(),
+                String::from_utf8_lossy(v.as_bytes()).into_owned(),
+            )
+        })
+        .collect();
+    let bytes = response.into_body().collect().await?.to_bytes();
+    Ok(Answer {
+        status,
+        headers,
+        body: String::from_utf8_lossy(&bytes).into_owned(),
+    })
+}
+
+/// `GET path` on `addr`: the body, whatever the status.
+pub async fn get_text(addr: &str, path: &str) -> anyhow::Result<String> {
+    Ok(request(addr, "GET", path, &[], "").await?.body)
 }
 
 /// An NDJSON stream being read.
@@ -95,8 +174,28 @@ pub struct Lines {
 impl Lines {
     /// `GET path` as an NDJSON stream: the status, and the lines (on a 200).
     pub async fn open(addr: &str, key: &str, path: &str) -> anyhow::Result<(u16, Lines)> {
-        let request = Request::get(path).header("authorization", format!("Bearer {key}"));
-        let response = send(addr, request, Bytes::new()).await?;
+        Lines::request(addr, key, Request::get(path), "").await
+    }
+
+    /// `POST path` with a form body (empty: none), answered by an NDJSON stream (a
+    /// seek's): the status, and the lines.
+    pub async fn post(
+        addr: &str,
+        key: &str,
+        path: &str,
+        form: &str,
+    ) -> anyhow::Result<(u16, Lines)> {
+        Lines::request(addr, key, form_request(path, form), form).await
+    }
+
+    async fn request(
+        addr: &str,
+        key: &str,
+        request: hyper::http::request::Builder,
+        body: &str,
+    ) -> anyhow::Result<(u16, Lines)> {
+        let request = request.header("authorization", format!("Bearer {key}"));
+        let response = send(addr, request, Bytes::from(body.to_owned())).await?;
         let status = response.status().as_u16();
         Ok((
             status,

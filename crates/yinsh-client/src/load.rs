@@ -16,16 +16,15 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
-use futures_util::{SinkExt, StreamExt};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::sync::{Semaphore, oneshot};
-use tokio_tungstenite::tungstenite::Message;
 use yinsh::random::SplitMix64;
-
-use crate::follow::Follower;
-use crate::protocol::{
-    ClientMessage, Command, Request, SeatColor, ServerMessage, StageName, TableEvent, TableOptions,
+use yinsh_server::follow::Follower;
+use yinsh_server::protocol::{
+    Command, Request, SeatColor, ServerMessage, StageName, TableEvent, TableOptions,
 };
+
+use crate::http::get_text;
+use crate::ws::{Connect, Connection, Reply};
 
 /// How long spectators keep watching after the players stop acting.
 const SPECTATOR_GRACE: Duration = Duration::from_secs(1);
@@ -261,130 +260,65 @@ pub struct Progress {
     pub slowest: Duration,
 }
 
-type Ws =
-    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
-
-pub(crate) async fn connect(addr: &str) -> anyhow::Result<Ws> {
-    connect_to(addr, None).await
-}
-
 /// Connects to `addr`, asking the proxy there for node `node` of a cluster.
-async fn connect_to(addr: &str, node: Option<&str>) -> anyhow::Result<Ws> {
+async fn connect_to(addr: &str, node: Option<&str>) -> anyhow::Result<Connection> {
     // Small buffers, as the server's: the default 128 KiB a connection would make the
     // load generator, not the server, the thing measured at 18,000 connections.
-    let config = tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default()
-        .read_buffer_size(8 * 1024)
-        .write_buffer_size(8 * 1024);
-    let url = match node {
-        Some(node) => format!("ws://{addr}/ws?node={node}"),
-        None => format!("ws://{addr}/ws"),
-    };
-    let (ws, _) = tokio_tungstenite::connect_async_with_config(&url, Some(config), true)
-        .await
-        .with_context(|| format!("cannot connect to {url}"))?;
-    Ok(ws)
+    let mut connect = Connect::to(addr).small_buffers();
+    if let Some(node) = node {
+        connect = connect.node(node);
+    }
+    Ok(connect.open().await?)
 }
 
-/// The node of a cluster that runs the table a connection opened, when that connection
-/// is served by another one (from its `welcome` and the table's snapshot in `seen`).
-fn table_elsewhere(seen: &[ServerMessage]) -> Option<String> {
-    let served = seen.iter().find_map(|m| match m {
-        ServerMessage::Welcome { node, .. } => node.clone(),
-        _ => None,
-    })?;
+/// The node of a cluster that runs the table `ws` opened, when another one serves the
+/// connection (from the table's snapshot in `seen`).
+fn table_elsewhere(ws: &Connection, seen: &[ServerMessage]) -> Option<String> {
+    let served = ws.node.as_ref()?;
     let runs = seen.iter().rev().find_map(|m| match m {
         ServerMessage::Snapshot { table } => table.node.clone(),
         _ => None,
     })?;
-    (runs != served).then_some(runs)
-}
-
-pub(crate) async fn send(ws: &mut Ws, id: u64, request: Request) -> anyhow::Result<()> {
-    let text = serde_json::to_string(&ClientMessage {
-        id: Some(id),
-        request,
-    })?;
-    ws.send(Message::Text(text.into())).await?;
-    Ok(())
-}
-
-pub(crate) async fn recv(ws: &mut Ws) -> anyhow::Result<ServerMessage> {
-    loop {
-        match ws.next().await {
-            Some(Ok(Message::Text(t))) => return Ok(serde_json::from_str(t.as_str())?),
-            Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
-            Some(Ok(other)) => bail!("unexpected frame {other:?}"),
-            Some(Err(e)) => return Err(e.into()),
-            None => bail!("the server closed the connection"),
-        }
-    }
+    (&runs != served).then_some(runs)
 }
 
 /// Sends `request` and waits for its reply, keeping the messages that came before it.
 pub(crate) async fn call(
-    ws: &mut Ws,
-    id: u64,
+    ws: &mut Connection,
     request: Request,
     seen: &mut Vec<ServerMessage>,
-) -> anyhow::Result<ServerMessage> {
-    send(ws, id, request).await?;
-    loop {
-        let msg = recv(ws).await?;
-        match &msg {
-            ServerMessage::Reply { id: Some(i), .. } if *i == id => return Ok(msg),
-            ServerMessage::Error {
-                id: Some(i), text, ..
-            } if *i == id => bail!("refused: {text}"),
-            _ => seen.push(msg),
-        }
-    }
+) -> anyhow::Result<Reply> {
+    Ok(ws.call(request, |m| seen.push(m)).await?)
 }
 
-/// Creates a table with `options` (request 1) and opens it (request 2): its id.
+/// Creates a table with `options` and opens it: its id.
 pub(crate) async fn create_and_open(
-    ws: &mut Ws,
+    ws: &mut Connection,
     options: TableOptions,
     seen: &mut Vec<ServerMessage>,
 ) -> anyhow::Result<String> {
-    let created = call(ws, 1, Request::CreateTable { options }, seen).await?;
-    let ServerMessage::Reply {
-        table: Some(table), ..
-    } = created
-    else {
+    let created = call(ws, Request::CreateTable { options }, seen).await?;
+    let Some(table) = created.table else {
         bail!("create_table answered without a table");
     };
     let open = Request::Open {
         table: table.clone(),
         since: None,
     };
-    call(ws, 2, open, seen).await?;
+    call(ws, open, seen).await?;
     Ok(table)
-}
-
-/// `GET path` on `addr`: the body.
-async fn http_get(addr: &str, path: &str) -> anyhow::Result<String> {
-    let mut s = tokio::net::TcpStream::connect(addr).await?;
-    let req = format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n");
-    s.write_all(req.as_bytes()).await?;
-    let mut raw = Vec::new();
-    s.read_to_end(&mut raw).await?;
-    let raw = String::from_utf8_lossy(&raw);
-    Ok(raw
-        .split_once("\r\n\r\n")
-        .map(|(_, b)| b.to_owned())
-        .unwrap_or_default())
 }
 
 /// The server's peak resident memory from `/api/health`, if it reports it.
 pub async fn server_peak_rss(addr: &str) -> Option<u64> {
-    let body = http_get(addr, "/api/health").await.ok()?;
+    let body = get_text(addr, "/api/health").await.ok()?;
     let v: serde_json::Value = serde_json::from_str(&body).ok()?;
     v.pointer("/memory/peak_rss_bytes")?.as_u64()
 }
 
 /// The processor seconds the server has used, from `/api/health`, if it reports them.
 pub async fn server_cpu_seconds(addr: &str) -> Option<f64> {
-    let body = http_get(addr, "/api/health").await.ok()?;
+    let body = get_text(addr, "/api/health").await.ok()?;
     let v: serde_json::Value = serde_json::from_str(&body).ok()?;
     v.get("cpu_seconds")?.as_f64()
 }
@@ -408,7 +342,7 @@ pub async fn run(
     progress: impl Fn(Progress) + Send + 'static,
 ) -> anyhow::Result<LoadReport> {
     // Fail early and clearly when nothing listens.
-    http_get(&config.addr, "/api/health")
+    get_text(&config.addr, "/api/health")
         .await
         .with_context(|| format!("no server answers at {}", config.addr))?;
     let shared = Arc::new(Shared::default());
@@ -530,17 +464,17 @@ struct PlayerTask {
 }
 
 impl PlayerTask {
-    async fn connect(&self) -> anyhow::Result<Ws> {
+    async fn connect(&self) -> anyhow::Result<Connection> {
         let _permit = self.gate.acquire().await.expect("the gate stays open");
-        connect(&self.config.addr).await
+        connect_to(&self.config.addr, None).await
     }
 
-    /// Opens `table` on `ws` (request 1); when another node of a cluster runs it,
+    /// Opens `table` on `ws`; when another node of a cluster runs it,
     /// connects to that node instead and opens it there (unless told to stay), as the
     /// web client does. The messages before the reply go to `seen`.
     async fn open(
         &self,
-        ws: &mut Ws,
+        ws: &mut Connection,
         table: &str,
         seen: &mut Vec<ServerMessage>,
     ) -> anyhow::Result<()> {
@@ -548,18 +482,18 @@ impl PlayerTask {
             table: table.to_owned(),
             since: None,
         };
-        call(ws, 1, open.clone(), seen).await?;
+        call(ws, open.clone(), seen).await?;
         if self.config.stay {
             return Ok(());
         }
-        if let Some(node) = table_elsewhere(seen) {
-            let _ = ws.close(None).await;
+        if let Some(node) = table_elsewhere(ws, seen) {
+            ws.close().await;
             *ws = {
                 let _permit = self.gate.acquire().await.expect("the gate stays open");
                 connect_to(&self.config.addr, Some(&node)).await?
             };
             seen.clear();
-            call(ws, 1, open, seen).await?;
+            call(ws, open, seen).await?;
         }
         Ok(())
     }
@@ -585,7 +519,7 @@ impl PlayerTask {
                     color: Some(SeatColor::White),
                 },
             };
-            call(&mut ws, 3, join, &mut seen).await?;
+            call(&mut ws, join, &mut seen).await?;
             let _ = table_tx.send(Some(table.clone()));
             black_seated.await.context("black never sat down")?;
             anyhow::Ok((ws, table, seen))
@@ -598,7 +532,6 @@ impl PlayerTask {
         match result {
             Ok((ws, table, seen)) => {
                 let mut p = Playing::new(self, ws, table, SeatColor::White, rng, seen);
-                p.next_id = 4;
                 p.start_game().await;
                 p.play().await;
             }
@@ -635,7 +568,7 @@ impl PlayerTask {
                     color: Some(SeatColor::Black),
                 },
             };
-            call(&mut ws, 2, join, &mut seen).await?;
+            call(&mut ws, join, &mut seen).await?;
             let _ = seated.send(());
             anyhow::Ok((ws, table, seen))
         };
@@ -644,7 +577,6 @@ impl PlayerTask {
         match result {
             Ok((ws, table, seen)) => {
                 let mut p = Playing::new(self, ws, table, SeatColor::Black, rng, seen);
-                p.next_id = 3;
                 p.play().await;
             }
             Err(e) => {
@@ -695,7 +627,7 @@ impl PlayerTask {
         let until = tokio::time::Instant::now() + self.config.duration + SPECTATOR_GRACE;
         loop {
             let msg = tokio::select! {
-                m = recv(&mut ws) => m,
+                m = ws.recv() => m,
                 _ = tokio::time::sleep_until(until) => break,
             };
             let msg = match msg {
@@ -736,20 +668,19 @@ impl PlayerTask {
                 }
             }
         }
-        let _ = ws.close(None).await;
+        ws.close().await;
     }
 }
 
 /// A seated player during the run.
 struct Playing {
     task: PlayerTask,
-    ws: Ws,
+    ws: Connection,
     table: String,
     color: SeatColor,
     rng: SplitMix64,
     /// The game, as the table's messages make it.
     game: Follower,
-    next_id: u64,
     /// The action in flight: request id, token, its number, when sent.
     in_flight: Option<(u64, String, usize, Instant)>,
     /// When to act next, once it is our turn.
@@ -762,7 +693,7 @@ struct Playing {
 impl Playing {
     fn new(
         task: PlayerTask,
-        ws: Ws,
+        ws: Connection,
         table: String,
         color: SeatColor,
         rng: SplitMix64,
@@ -777,7 +708,6 @@ impl Playing {
             color,
             rng,
             game: Follower::default(),
-            next_id: 1,
             in_flight: None,
             act_at: None,
             steady_from,
@@ -809,13 +739,11 @@ impl Playing {
     }
 
     async fn start_game(&mut self) {
-        self.next_id += 1;
-        let id = self.next_id;
         let start = Request::Command {
             table: self.table.clone(),
             command: Command::Start,
         };
-        if let Err(e) = send(&mut self.ws, id, start).await {
+        if let Err(e) = self.ws.send(start).await {
             self.shared().error(format!("start: {e}"));
         } else {
             self.shared().games_started.fetch_add(1, Ordering::Relaxed);
@@ -844,7 +772,7 @@ impl Playing {
             }
             let act_at = self.act_at.filter(|_| playing);
             let msg = tokio::select! {
-                m = recv(&mut self.ws) => m,
+                m = self.ws.recv() => m,
                 _ = sleep_until_opt(act_at) => {
                     self.act_at = None;
                     self.act().await;
@@ -863,7 +791,7 @@ impl Playing {
         }
         self.shared().player_done();
         self.shared().all_players_done().await;
-        let _ = self.ws.close(None).await;
+        self.ws.close().await;
     }
 
     async fn act(&mut self) {
@@ -873,8 +801,6 @@ impl Playing {
         let game = self.game.game.as_ref().expect("my turn means a game");
         let token = game.legal[self.rng.below(game.legal.len())].clone();
         let ply = game.moves.len();
-        self.next_id += 1;
-        let id = self.next_id;
         let sent = Instant::now();
         if self.task.config.spectators > 0 {
             // Kept for the whole run: spectators may see the action after its reply.
@@ -889,8 +815,8 @@ impl Playing {
             action: token.clone(),
             ply: Some(ply as u32),
         };
-        match send(&mut self.ws, id, request).await {
-            Ok(()) => self.in_flight = Some((id, token, ply, sent)),
+        match self.ws.send(request).await {
+            Ok(id) => self.in_flight = Some((id, token, ply, sent)),
             Err(e) => self.shared().error(format!("sending an action: {e}")),
         }
     }

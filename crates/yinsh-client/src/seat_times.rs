@@ -13,10 +13,12 @@ use yinsh::{Color, Position};
 use yinsh_engine::search::Searcher;
 use yinsh_engine::{Engine, Limits};
 
-use crate::loadtest::{Percentiles, call, connect, create_and_open, recv, send};
-use crate::protocol::{
+use yinsh_server::protocol::{
     Command, Request, SeatColor, ServerMessage, TableEvent, TableOptions, TimeSetting,
 };
+
+use crate::load::{Percentiles, call, create_and_open};
+use crate::ws::Connect;
 
 /// What to measure.
 #[derive(Debug, Clone)]
@@ -97,7 +99,7 @@ pub async fn run(
 }
 
 async fn play_one(config: &SeatConfig, engine: SeatColor) -> anyhow::Result<SeatGame> {
-    let mut ws = connect(&config.addr).await?;
+    let mut ws = Connect::to(&config.addr).open().await?;
     let mut seen = Vec::new();
     let options = TableOptions {
         time: config.time,
@@ -116,7 +118,6 @@ async fn play_one(config: &SeatConfig, engine: SeatColor) -> anyhow::Result<Seat
     };
     call(
         &mut ws,
-        3,
         command(Command::Join { color: Some(me) }),
         &mut seen,
     )
@@ -124,12 +125,11 @@ async fn play_one(config: &SeatConfig, engine: SeatColor) -> anyhow::Result<Seat
     let bot = Command::Bot {
         level: Some(config.level),
     };
-    call(&mut ws, 4, command(bot), &mut seen).await?;
+    call(&mut ws, command(bot), &mut seen).await?;
     // The engine's first turn may begin as soon as the game starts: the clock of its
     // decision starts before `/start` is even answered.
     let mut turn_began = Some(Instant::now()).filter(|_| engine == SeatColor::White);
-    send(&mut ws, 5, command(Command::Start)).await?;
-    let mut next_id = 6;
+    ws.send(command(Command::Start)).await?;
     let mut opponent = Searcher::with_hash_size(16);
     opponent.set_threads(1);
     opponent.set_level(config.opponent_level);
@@ -141,7 +141,7 @@ async fn play_one(config: &SeatConfig, engine: SeatColor) -> anyhow::Result<Seat
     let mut position: Option<Position> = None;
     let mut plies = 0u32;
     loop {
-        let msg = recv(&mut ws).await?;
+        let msg = ws.recv().await?;
         match msg {
             ServerMessage::Error { text, .. } => bail!("refused: {text}"),
             ServerMessage::Event {
@@ -224,8 +224,7 @@ async fn play_one(config: &SeatConfig, engine: SeatColor) -> anyhow::Result<Seat
                     action: token,
                     ply: Some(plies),
                 };
-                send(&mut ws, next_id, act).await?;
-                next_id += 1;
+                ws.send(act).await?;
             }
             _ => {}
         }
