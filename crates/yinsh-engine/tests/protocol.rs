@@ -14,6 +14,8 @@ use yinsh_engine::protocol::{self, parse_go};
 use yinsh_engine::search::Searcher;
 use yinsh_engine::{Clock, Engine};
 
+use crate::support::{after, after_in};
+
 /// Long enough for a debug build on a busy machine; only reached when a test fails.
 const PATIENCE: Duration = Duration::from_secs(60);
 
@@ -200,18 +202,6 @@ impl Session {
         }
         std::mem::take(&mut self.transcript)
     }
-}
-
-fn after(tokens: &str) -> Position {
-    after_in(Rules::STANDARD, tokens)
-}
-
-fn after_in(rules: Rules, tokens: &str) -> Position {
-    let mut pos = Position::with_rules(rules);
-    for t in tokens.split_whitespace() {
-        pos.play(t.parse().unwrap()).unwrap();
-    }
-    pos
 }
 
 const SETUP: &str = "e3 a5 b5 c6 d6 e4 h7 g2 g3 g8";

@@ -3,38 +3,23 @@
 use std::sync::atomic::AtomicBool;
 
 use yinsh::random::{SplitMix64, random_action};
-use yinsh::{Action, Bitboard, ByColor, Color, Point, Position, Rules, Setup, Stage};
+use yinsh::{Action, ByColor, Color, Position, Rules, Setup, Stage};
 use yinsh_engine::search::Searcher;
 use yinsh_engine::{Engine, Limits, Score};
 
-fn points(names: &str) -> Bitboard {
-    names
-        .split_whitespace()
-        .map(|n| n.parse::<Point>().unwrap())
-        .collect()
-}
+use crate::support::{position, setup};
 
-/// A ring-move position, White to act.
+/// A ring-move position, White to act, thirty ring moves into the game.
 fn white_to_move(rules: Rules, rings: [&str; 2], markers: [&str; 2], removed: [u8; 2]) -> Position {
-    let setup = Setup {
-        rings: ByColor {
-            white: points(rings[0]),
-            black: points(rings[1]),
-        },
-        markers: ByColor {
-            white: points(markers[0]),
-            black: points(markers[1]),
-        },
+    position(Setup {
         removed: ByColor {
             white: removed[0],
             black: removed[1],
         },
-        turn: Color::White,
-        stage: Stage::Move,
         ring_moves: 30,
         rules,
-    };
-    Position::from_setup(setup).unwrap()
+        ..setup(rings[0], rings[1], markers[0], markers[1])
+    })
 }
 
 fn best(pos: &Position, depth: u32) -> (Action, Score) {

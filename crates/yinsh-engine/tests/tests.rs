@@ -3,5 +3,6 @@
 mod analysis;
 mod mcts;
 mod protocol;
-
 mod search;
+#[path = "../../yinsh/tests/support.rs"]
+mod support;

@@ -9,7 +9,13 @@ use std::hint::black_box;
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_main};
 use yinsh::random::{SplitMix64, playout};
-use yinsh::{Action, Position, Stage, perft};
+use yinsh::{Position, Stage, perft};
+
+// The positions are built as the tests build them.
+#[path = "../tests/support.rs"]
+mod support;
+
+use support::after;
 
 /// The ring placements of RULES.md §8: White to make the first ring move.
 const OPENING: &str = "e3 a5 b5 c6 d6 e4 h7 g2 g3 g8";
@@ -28,16 +34,6 @@ const REMOVAL: &str = "i10 e10 k8 g10 j6 i11 c5 b3 c8 k7 c8-i8 g10-b5 j6-h6 e10-
     i7-i4 e4-e7 i4-h3 g8-h8 h3-h4 e9-j9 i8-b1 h8-h7 k10-h10 e7-g9 h5-i5 h7-g7 h4-g3 \
     a5-c7 g3-g6 g9-d9 b1-e1 j9-j11 i5-f2 g7-g11 e1-d1 j11-h9 f2-f3 h9-f9 g6-i6 c7-c6 \
     h10-f10 d9-d7 i6-g4";
-
-fn after(tokens: &str) -> Position {
-    let mut pos = Position::new();
-    for token in tokens.split_whitespace() {
-        let action: Action = token.parse().expect("a token");
-        pos.play(action).expect("a legal action");
-    }
-    pos
-}
-
 fn legal_actions(c: &mut Criterion) {
     let placement = Position::new();
     let opening = after(OPENING);

@@ -7,6 +7,8 @@ use yinsh::notation::turn::{self, NumberedTurn, Turn};
 use yinsh::random::{SplitMix64, random_action};
 use yinsh::{Action, Color, IllegalReason, Position, Rules, Stage};
 
+use crate::support::{after, after_in};
+
 /// White builds c3–c7 with one ring and takes it with k10 (an own row, "after").
 const OWN_ROW: &str = "c3 a2 k10 a5 i4 b7 j5 e10 g2 h11 c3-c4 a2-a3 c4-c5 a3-a4 c5-c6 \
                        b7-b6 c6-c7 e10-e9 c7-c8 xc3-c7 xk10 a4-b4";
@@ -30,14 +32,6 @@ pub const LAST_MARKER_GAME: &str = "h6 e3 h3 j8 g10 k8 d4 g4 g6 g3 h3-h4 j8-g8 d
 
 fn actions(tokens: &str) -> Vec<Action> {
     parse_list(tokens).unwrap_or_else(|e| panic!("{e}"))
-}
-
-fn play(tokens: &str) -> Position {
-    let mut pos = Position::new();
-    for action in actions(tokens) {
-        pos.play(action).unwrap_or_else(|e| panic!("{e}"));
-    }
-    pos
 }
 
 fn turn_texts(tokens: &str) -> Vec<String> {
@@ -111,7 +105,7 @@ fn a_pass_is_a_turn_of_its_own() {
 fn position_strings_of_removals() {
     // Pinned for docs/notation.md.
     let list: Vec<&str> = OWN_ROW.split_whitespace().collect();
-    let fen = |n: usize| play(&list[..n].join(" ")).to_fen();
+    let fen = |n: usize| after(&list[..n].join(" ")).to_fen();
     assert_eq!(fen(0), "4/7/8/9/10/9/10/9/8/7/4 w place 0-0 3-3 0");
     assert_eq!(fen(10), "B2B/6B/2W5/9/9B/9/W9/8B/W7/W6/3W w move 0-0 3-3 0");
     assert_eq!(
@@ -127,7 +121,7 @@ fn position_strings_of_removals() {
         "bbBB/5Bb/7W/9/8Bb/9/W9/8B/W7/W6/4 b move 1-0 3-3 9"
     );
     let list: Vec<&str> = FORCED_ROW.split_whitespace().collect();
-    let fen = |n: usize| play(&list[..n].join(" ")).to_fen();
+    let fen = |n: usize| after(&list[..n].join(" ")).to_fen();
     assert_eq!(
         fen(18),
         "bbBB/3Wb2/2wwwwwW/4B4/9B/9/10/8B/W7/W6/3W w row-before 0-0 3-3 8"
@@ -137,7 +131,7 @@ fn position_strings_of_removals() {
         "bbBB/3Wb2/7W/4B4/9B/9/10/8B/W7/W6/3W w ring-before 0-0 3-3 8"
     );
     for n in 0..=list.len() {
-        let pos = play(&list[..n].join(" "));
+        let pos = after(&list[..n].join(" "));
         assert_eq!(Position::from_fen(&pos.to_fen()).unwrap(), pos);
     }
 }
@@ -145,20 +139,14 @@ fn position_strings_of_removals() {
 #[test]
 fn position_strings_of_other_rules() {
     // Pinned for docs/notation.md.
-    let list = actions(OWN_ROW);
-    let mut blitz = Position::with_rules(Rules::BLITZ);
-    for &a in &list[..21] {
-        blitz.play(a).unwrap();
-    }
+    let list: Vec<&str> = OWN_ROW.split_whitespace().collect();
+    let blitz = after_in(Rules::BLITZ, &list[..21].join(" "));
     assert_eq!(
         blitz.to_fen(),
         "bbBB/5Bb/7W/9/8Bb/9/W9/8B/W7/W6/4 w end 1-0 1-1 9"
     );
     let rules = Rules::STANDARD.with_targets(2, 3).with_turn_limit(Some(40));
-    let mut handicap = Position::with_rules(rules);
-    for &a in &list[..12] {
-        handicap.play(a).unwrap();
-    }
+    let handicap = after_in(rules, &list[..12].join(" "));
     assert_eq!(
         handicap.to_fen(),
         "bB1B/6B/2wW4/9/9B/9/W9/8B/W7/W6/3W w move 0-0 2-3 2/40"
@@ -544,11 +532,8 @@ fn a_pass_after_the_last_marker_is_refused() {
     // The last marker ends the game at once, also when the next player could not move
     // (RULES.md E2/E3). Records written under the old E3 had the boxed-in player pass
     // first; that pass is now an action after the end of the game and is refused.
+    let end = after(&format!("{LAST_MARKER_GAME} f3-e3"));
     let list = actions(&format!("{LAST_MARKER_GAME} f3-e3"));
-    let mut end = Position::new();
-    for &action in &list {
-        end.play(action).unwrap();
-    }
     assert!(!end.can_move(Color::Black));
     let outcome = end.outcome().unwrap();
     assert_eq!(outcome.winner, Some(Color::Black));

@@ -1,40 +1,23 @@
 //! Perft counts from fixture files (RULES.md §8), and how perft treats the stages the
 //! fixture cannot show: passes, finished games, the blitz target.
 
-use yinsh::{
-    Action, Bitboard, ByColor, Position, Rules, Setup, Stage, Variant, perft, perft_divide,
-};
+use yinsh::{Action, ByColor, Position, Rules, Setup, Stage, Variant, perft, perft_divide};
 
-/// Plays space-separated tokens from the empty board of `variant`.
-fn position_after(variant: Variant, tokens: &[&str]) -> Position {
-    let mut pos = Position::with_rules(Rules::of(variant));
-    for token in tokens {
-        let action: Action = token.parse().unwrap_or_else(|e| panic!("{e}"));
-        pos.play(action).unwrap_or_else(|e| panic!("{e}"));
-    }
-    pos
-}
+use crate::support::{FixtureLine, after_in, fixture_lines, set};
 
 /// Runs every line `<variant> <depth> <count> <tokens…>` of a fixture file.
 fn check_fixture(text: &str, max_depth: u32) -> usize {
     let mut checked = 0;
-    for line in text.lines().map(str::trim) {
-        if line.is_empty() || line.starts_with('#') {
+    for line in fixture_lines(text) {
+        if line.depth > max_depth {
             continue;
         }
-        let fields: Vec<&str> = line.split_whitespace().collect();
-        let variant: Variant = fields[0].parse().unwrap();
-        let depth: u32 = fields[1].parse().unwrap();
-        let count: u64 = fields[2].parse().unwrap();
-        if depth > max_depth {
-            continue;
-        }
-        let pos = position_after(variant, &fields[3..]);
         assert_eq!(
-            perft(&pos, depth),
-            count,
-            "perft {depth} after {:?}",
-            &fields[3..]
+            perft(&line.position(), line.depth),
+            line.count,
+            "perft {} after {:?}",
+            line.depth,
+            line.tokens
         );
         checked += 1;
     }
@@ -53,22 +36,9 @@ fn own_fixture() {
     assert!(n >= 16);
 }
 
-/// The positions of the fixture file, with their depth and count.
-fn fixture_positions() -> Vec<(Variant, Vec<String>, u32, u64)> {
-    include_str!("fixtures/perft.txt")
-        .lines()
-        .map(str::trim)
-        .filter(|line| !line.is_empty() && !line.starts_with('#'))
-        .map(|line| {
-            let fields: Vec<&str> = line.split_whitespace().collect();
-            (
-                fields[0].parse().unwrap(),
-                fields[3..].iter().map(|t| t.to_string()).collect(),
-                fields[1].parse().unwrap(),
-                fields[2].parse().unwrap(),
-            )
-        })
-        .collect()
+/// The lines of the shared fixture file.
+fn fixture_positions() -> impl Iterator<Item = FixtureLine<'static>> {
+    fixture_lines(include_str!("fixtures/perft.txt"))
 }
 
 /// Perft through the checked `play`: every action `legal_actions` lists must be accepted.
@@ -90,12 +60,12 @@ fn perft_checked(pos: &Position, depth: u32) -> u64 {
 
 #[test]
 fn divide_sums_to_perft_and_checked_play_agrees() {
-    for (variant, tokens, depth, count) in fixture_positions() {
+    for line in fixture_positions() {
+        let (tokens, depth, count) = (line.tokens, line.depth, line.count);
         if tokens.is_empty() && depth == 3 {
             continue; // 592 620 leaves: the fixture check above covers it
         }
-        let tokens: Vec<&str> = tokens.iter().map(String::as_str).collect();
-        let pos = position_after(variant, &tokens);
+        let pos = line.position();
         let divide = perft_divide(&pos, depth);
         assert_eq!(divide.len(), pos.legal_actions().len());
         assert_eq!(divide.iter().map(|(_, n)| n).sum::<u64>(), count);
@@ -109,11 +79,8 @@ fn divide_sums_to_perft_and_checked_play_agrees() {
 fn perft_of_a_finished_game_is_zero() {
     let mut setup = Setup::empty(Rules::STANDARD);
     setup.rings = ByColor {
-        white: ["e5", "g11"].iter().map(|p| p.parse().unwrap()).collect(),
-        black: ["c2", "k7", "k8", "k9", "k10"]
-            .iter()
-            .map(|p| p.parse().unwrap())
-            .collect(),
+        white: set("e5 g11"),
+        black: set("c2 k7 k8 k9 k10"),
     };
     setup.removed.white = 3;
     setup.stage = Stage::Over;
@@ -130,12 +97,6 @@ fn perft_of_a_finished_game_is_zero() {
 fn perft_counts_a_pass_as_one_action() {
     // White's a2 a3 a4 (two removed) are boxed in by Black's a5 b2 b3 b4 b5 (RULES.md E3).
     let mut setup = Setup::empty(Rules::STANDARD);
-    let set = |points: &str| -> Bitboard {
-        points
-            .split(' ')
-            .map(|p| p.parse::<yinsh::Point>().unwrap())
-            .collect()
-    };
     setup.rings = ByColor {
         white: set("a2 a3 a4"),
         black: set("a5 b2 b3 b4 b5"),
@@ -155,14 +116,12 @@ fn perft_counts_a_pass_as_one_action() {
 fn blitz_ends_with_the_first_ring_removed() {
     // The fixture's row choice for White (standard perft 3 = 10): under blitz the ring
     // removal ends the game (RULES.md V2), so nothing follows it.
-    let (_, tokens, depth, count) = fixture_positions()
-        .into_iter()
-        .find(|(_, tokens, _, count)| *count == 10 && tokens.last().unwrap() == "i6-g4")
+    let line = fixture_positions()
+        .find(|l| l.count == 10 && l.tokens.ends_with(" i6-g4"))
         .expect("the fixture line");
-    assert_eq!((depth, count), (3, 10));
-    let tokens: Vec<&str> = tokens.iter().map(String::as_str).collect();
-    let standard = position_after(Variant::Standard, &tokens);
-    let blitz = position_after(Variant::Blitz, &tokens);
+    assert_eq!((line.depth, line.count), (3, 10));
+    let standard = after_in(Rules::of(Variant::Standard), line.tokens);
+    let blitz = after_in(Rules::of(Variant::Blitz), line.tokens);
     assert!(matches!(standard.stage(), Stage::RemoveRow { .. }));
     assert_eq!(perft(&standard, 3), 10);
     assert_eq!(perft(&blitz, 1), perft(&standard, 1));
@@ -171,8 +130,8 @@ fn blitz_ends_with_the_first_ring_removed() {
 }
 
 /// The lines of `perft-extra.txt` under the headers `# <variant> last marker, next
-/// player boxed in`: the variant, the tokens, the depth and the count.
-fn boxed_in_after_the_last_marker() -> Vec<(Variant, Vec<String>, u32, u64)> {
+/// player boxed in`.
+fn boxed_in_after_the_last_marker() -> Vec<FixtureLine<'static>> {
     let mut out = Vec::new();
     let mut in_section = false;
     for line in include_str!("fixtures/perft-extra.txt")
@@ -181,14 +140,8 @@ fn boxed_in_after_the_last_marker() -> Vec<(Variant, Vec<String>, u32, u64)> {
     {
         if line.starts_with("# standard ") || line.starts_with("# blitz ") {
             in_section = line.ends_with("last marker, next player boxed in");
-        } else if in_section && !line.is_empty() && !line.starts_with('#') {
-            let fields: Vec<&str> = line.split_whitespace().collect();
-            out.push((
-                fields[0].parse().unwrap(),
-                fields[3..].iter().map(|t| t.to_string()).collect(),
-                fields[1].parse().unwrap(),
-                fields[2].parse().unwrap(),
-            ));
+        } else if in_section && let Some(line) = FixtureLine::parse(line) {
+            out.push(line);
         }
     }
     out
@@ -204,9 +157,9 @@ fn perft_counts_no_pass_after_the_last_marker() {
     // pass each, count nothing.
     let lines = boxed_in_after_the_last_marker();
     assert_eq!(lines.len(), 4);
-    for (variant, tokens, depth, count) in lines {
-        let tokens: Vec<&str> = tokens.iter().map(String::as_str).collect();
-        let pos = position_after(variant, &tokens);
+    for line in lines {
+        let (tokens, depth, count) = (line.tokens, line.depth, line.count);
+        let pos = line.position();
         assert_eq!((pos.pool(), pos.stage()), (1, Stage::Move));
         let (mut boxed_in, mut by_hand) = (0, 0);
         for action in pos.legal_actions() {

@@ -27,6 +27,8 @@ use yinsh::{
     Setup, SetupError, Stage,
 };
 
+use crate::support::{fixture_lines, set};
+
 /// Every action that can be written down: 85 placements, the 7 140 ordered pairs of
 /// distinct points as ring moves, 123 rows, 85 ring removals and the pass.
 fn all_actions() -> Vec<Action> {
@@ -612,7 +614,6 @@ fn last_marker_setup(seed: u64) -> Setup {
     let mut rng = SplitMix64::new(seed);
     let mut setup = Setup::empty(Rules::STANDARD);
     setup.stage = Stage::Move;
-    let point = |name: &str| name.parse::<Point>().unwrap();
     let mut points = Point::ALL.to_vec();
     if seed % 2 == 0 {
         for i in (1..points.len()).rev() {
@@ -626,11 +627,8 @@ fn last_marker_setup(seed: u64) -> Setup {
             Color::Black
         };
     } else {
-        setup.rings.white = ["a2", "a3", "a4"].map(point).into_iter().collect();
-        setup.rings.black = ["a5", "b2", "b3", "b4", "b5"]
-            .map(point)
-            .into_iter()
-            .collect();
+        setup.rings.white = set("a2 a3 a4");
+        setup.rings.black = set("a5 b2 b3 b4 b5");
         setup.removed.white = 2;
         setup.turn = Color::Black;
     }
@@ -732,19 +730,9 @@ fn reference_generator_reproduces_the_perft_fixture() {
         include_str!("fixtures/perft.txt"),
         include_str!("fixtures/perft-extra.txt"),
     ];
-    for line in files.iter().flat_map(|f| f.lines()).map(str::trim) {
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let fields: Vec<&str> = line.split_whitespace().collect();
-        let rules = Rules::of(fields[0].parse().unwrap());
-        let depth: u32 = fields[1].parse().unwrap();
-        let count: u64 = fields[2].parse().unwrap();
-        let mut pos = Position::with_rules(rules);
-        for token in &fields[3..] {
-            pos.play(token.parse().unwrap()).unwrap();
-        }
-        assert_eq!(reference_perft(&pos, depth), count, "{line}");
+    for line in files.into_iter().flat_map(fixture_lines) {
+        let pos = line.position();
+        assert_eq!(reference_perft(&pos, line.depth), line.count, "{line:?}");
         checked += 1;
     }
     assert!(checked >= 36);

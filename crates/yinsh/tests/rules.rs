@@ -13,6 +13,8 @@ use yinsh::{
     Position, Row, Rules, Setup, SetupError, Stage,
 };
 
+use crate::support::{act, fen, play, position, pt, set, setup};
+
 /// Four White rings parked on row 11, away from every test line.
 const WHITE_SPARES: &str = "g11 h11 i11 j11";
 /// Four Black rings parked on column k, away from every test line.
@@ -22,55 +24,6 @@ const AFTER: Stage = Stage::RemoveRow { after_move: true };
 const BEFORE: Stage = Stage::RemoveRow { after_move: false };
 const RING_AFTER: Stage = Stage::RemoveRing { after_move: true };
 const RING_BEFORE: Stage = Stage::RemoveRing { after_move: false };
-
-fn pt(name: &str) -> Point {
-    name.parse().unwrap_or_else(|e| panic!("{e}"))
-}
-
-fn set(points: &str) -> Bitboard {
-    points.split_whitespace().map(pt).collect()
-}
-
-fn act(token: &str) -> Action {
-    token.parse().unwrap_or_else(|e| panic!("{e}"))
-}
-
-/// A standard setup at the move stage, White to move, nothing removed.
-fn setup(white_rings: &str, black_rings: &str, white_markers: &str, black_markers: &str) -> Setup {
-    Setup {
-        rings: ByColor {
-            white: set(white_rings),
-            black: set(black_rings),
-        },
-        markers: ByColor {
-            white: set(white_markers),
-            black: set(black_markers),
-        },
-        stage: Stage::Move,
-        ..Setup::empty(Rules::STANDARD)
-    }
-}
-
-fn position(setup: Setup) -> Position {
-    Position::from_setup(setup).unwrap_or_else(|e| panic!("{setup}: {e}"))
-}
-
-fn fen(text: &str) -> Position {
-    Position::from_fen(text).unwrap_or_else(|e| panic!("{text}: {e}"))
-}
-
-/// Plays space-separated tokens, each of which must be legal.
-fn play(pos: &mut Position, tokens: &str) {
-    for token in tokens.split_whitespace() {
-        let action = act(token);
-        assert!(
-            pos.legal_actions().contains(&action),
-            "{token} is not among the legal actions of {pos:?}"
-        );
-        pos.play(action)
-            .unwrap_or_else(|e| panic!("{e} in {pos:?}"));
-    }
-}
 
 /// The legal actions as sorted tokens.
 fn legal(pos: &Position) -> Vec<String> {

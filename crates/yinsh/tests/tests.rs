@@ -5,3 +5,4 @@ mod perft;
 mod properties;
 mod rules;
 mod sgf;
+mod support;
