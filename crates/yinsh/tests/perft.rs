@@ -3,7 +3,7 @@
 
 use yinsh::{Action, ByColor, Position, Rules, Setup, Stage, Variant, perft, perft_divide};
 
-use crate::support::{FixtureLine, after_in, fixture_lines, set};
+use crate::support::{FixtureLine, after_in, fixture_lines, perft_by, set};
 
 /// Runs every line `<variant> <depth> <count> <tokens…>` of a fixture file.
 fn check_fixture(text: &str, max_depth: u32) -> usize {
@@ -41,23 +41,6 @@ fn fixture_positions() -> impl Iterator<Item = FixtureLine<'static>> {
     fixture_lines(include_str!("fixtures/perft.txt"))
 }
 
-/// Perft through the checked `play`: every action `legal_actions` lists must be accepted.
-fn perft_checked(pos: &Position, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    pos.legal_actions()
-        .into_iter()
-        .map(|action| {
-            let mut child = *pos;
-            child
-                .play(action)
-                .unwrap_or_else(|e| panic!("{e} in {pos:?}"));
-            perft_checked(&child, depth - 1)
-        })
-        .sum()
-}
-
 #[test]
 fn divide_sums_to_perft_and_checked_play_agrees() {
     for line in fixture_positions() {
@@ -71,7 +54,9 @@ fn divide_sums_to_perft_and_checked_play_agrees() {
         assert_eq!(divide.iter().map(|(_, n)| n).sum::<u64>(), count);
         let listed: Vec<Action> = divide.iter().map(|(a, _)| *a).collect();
         assert_eq!(listed, pos.legal_actions().to_vec());
-        assert_eq!(perft_checked(&pos, depth), count, "after {tokens:?}");
+        // Every action `legal_actions` lists must be accepted by the checked `play`.
+        let checked = perft_by(&pos, depth, &Position::legal_actions);
+        assert_eq!(checked, count, "after {tokens:?}");
     }
 }
 

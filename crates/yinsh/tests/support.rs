@@ -1,6 +1,7 @@
 //! How the tests of the rules build their positions, said once: points and sets of
 //! points by name, actions by token, the position after a list of tokens, a set-up at
-//! the move stage and the lines of the perft fixture files.
+//! the move stage, the lines of the perft fixture files, and perft through any move
+//! generator and the checked `play`.
 //!
 //! The rules library's tests use it as `mod support`; the engine's tests and the
 //! benchmarks include this file (`#[path = …] mod support;`), so that they build a
@@ -130,4 +131,26 @@ impl<'a> FixtureLine<'a> {
 /// The lines of a fixture file, without its blank lines and comments.
 pub fn fixture_lines(text: &str) -> impl Iterator<Item = FixtureLine<'_>> {
     text.lines().filter_map(FixtureLine::parse)
+}
+
+/// Perft through `generate` and the checked `play`: the number of sequences of exactly
+/// `depth` actions from `pos` when `generate` lists the actions of each position, every
+/// one of which `play` must accept (the last ones of each sequence too).
+pub fn perft_by<I>(pos: &Position, depth: u32, generate: &impl Fn(&Position) -> I) -> u64
+where
+    I: IntoIterator<Item = Action>,
+{
+    if depth == 0 {
+        return 1;
+    }
+    generate(pos)
+        .into_iter()
+        .map(|action| {
+            let mut child = *pos;
+            child
+                .play(action)
+                .unwrap_or_else(|e| panic!("{e} in {pos:?}"));
+            perft_by(&child, depth - 1, generate)
+        })
+        .sum()
 }
