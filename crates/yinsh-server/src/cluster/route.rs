@@ -27,7 +27,6 @@ use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use serde::{Deserialize, Serialize};
 use tokio::sync::mpsc;
 
 use super::bus::{Bus, Delivery};
@@ -41,16 +40,11 @@ use crate::vocab::PlayerId;
 use crate::ws::RelayInput;
 use crate::{Config, Ctx};
 
-/// The channel of node `id` for routed requests and their answers.
-pub fn route_channel(id: &str) -> String {
-    format!("route:{id}")
-}
+mod wire;
 
-/// Items in one packet at most (the rest go in the next).
-const BATCH: usize = 512;
-/// How long an uplink tries to publish a packet before it gives it up (the receiver
-/// then finds a number missing and resets).
-const PUBLISH_FOR: Duration = Duration::from_secs(5);
+pub use wire::route_channel;
+use wire::{Item, Packet, uplink};
+
 /// How often a node looks whether the tables its connections watch elsewhere moved.
 const LOOK_EVERY: Duration = Duration::from_secs(1);
 /// How long a challenge named by a request and known nowhere here is waited for
@@ -58,45 +52,6 @@ const LOOK_EVERY: Duration = Duration::from_secs(1);
 const ANNOUNCED_WITHIN: Duration = Duration::from_secs(1);
 /// Every this many looks it also checks which nodes are alive.
 const ALIVE_EVERY: u32 = 3;
-
-/// What goes between two nodes: the items of one uplink, numbered.
-#[derive(Debug, Serialize, Deserialize)]
-struct Packet {
-    /// The sending node.
-    from: String,
-    /// The sender's run (a restarted node counts again from 1).
-    boot: u64,
-    /// 1, 2, 3, … per sender run and receiver.
-    seq: u64,
-    items: Vec<Item>,
-}
-
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(tag = "k", rename_all = "snake_case")]
-enum Item {
-    /// To a table's owner: a client message of connection `conn` of the sender.
-    Request {
-        conn: u64,
-        player: i64,
-        name: String,
-        bot: bool,
-        lang: String,
-        text: String,
-    },
-    /// To a table's owner: connection `conn` of the sender closed (`last`: its
-    /// player's last connection anywhere).
-    Forget {
-        conn: u64,
-        #[serde(default)]
-        last: bool,
-    },
-    /// To a connection's node: a message for connection `conn`.
-    Text { conn: u64, text: String },
-    /// To a connection's node: connection `conn` must close (its relay was cut off).
-    Kick { conn: u64 },
-    /// To a node where `player` is online: a message for their connections there.
-    ToPlayer { player: i64, text: String },
-}
 
 /// A relay: one remote connection, as its owner node holds it.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -677,53 +632,6 @@ impl Elsewhere for Reach {
         };
         let mut state = self.router.state();
         self.router.send(&mut state, node, item);
-    }
-}
-
-/// Publishes the items queued for `node`, in order, as numbered packets.
-async fn uplink(
-    bus: Arc<dyn Bus>,
-    node: String,
-    from: String,
-    boot: u64,
-    mut rx: mpsc::UnboundedReceiver<Item>,
-) {
-    let channel = route_channel(&node);
-    let mut seq = 0;
-    let mut items = Vec::with_capacity(BATCH);
-    while let Some(first) = rx.recv().await {
-        items.push(first);
-        while items.len() < BATCH {
-            match rx.try_recv() {
-                Ok(item) => items.push(item),
-                Err(_) => break,
-            }
-        }
-        seq += 1;
-        let packet = Packet {
-            from: from.clone(),
-            boot,
-            seq,
-            items: std::mem::take(&mut items),
-        };
-        let payload = serde_json::to_vec(&packet).expect("packets always serialise");
-        let started = tokio::time::Instant::now();
-        let mut wait = Duration::from_millis(20);
-        loop {
-            match bus.publish(&channel, &payload).await {
-                Ok(()) => break,
-                Err(e) if started.elapsed() < PUBLISH_FOR => {
-                    tracing::warn!(node, "cannot route to a node, trying again: {e}");
-                    tokio::time::sleep(wait).await;
-                    wait = (wait * 2).min(Duration::from_millis(500));
-                }
-                Err(e) => {
-                    // Given up: the receiver finds the number missing and resets.
-                    tracing::error!(node, "routed messages to a node lost: {e}");
-                    break;
-                }
-            }
-        }
     }
 }
 
