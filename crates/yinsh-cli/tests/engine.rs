@@ -3,6 +3,7 @@
 use yinsh::{Action, Position};
 
 use crate::common::{check_success, run, run_with_stdin};
+use crate::support::after;
 
 /// The `bestmove` token of a protocol transcript, checked to be legal in `pos`.
 fn legal_bestmove(output: &str, mut pos: Position) -> Action {
@@ -13,14 +14,6 @@ fn legal_bestmove(output: &str, mut pos: Position) -> Action {
     let action: Action = line["bestmove ".len()..].trim().parse().expect("a token");
     pos.play(action).expect("a legal bestmove");
     action
-}
-
-fn after(tokens: &str) -> Position {
-    let mut pos = Position::new();
-    for token in tokens.split_whitespace() {
-        pos.play(token.parse().unwrap()).unwrap();
-    }
-    pos
 }
 
 #[test]

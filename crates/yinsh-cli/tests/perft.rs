@@ -3,6 +3,7 @@
 use std::collections::HashSet;
 
 use crate::common::{FIXTURES, OPENING, last_line, perft, success};
+use crate::support::fixture_lines;
 
 #[test]
 fn empty_board_figures() {
@@ -75,22 +76,15 @@ fn position_string_and_moves_agree() {
 fn small_fixture_figures() {
     // The cheaper lines of the fixture file (the debug binary is slow on the others).
     let mut checked = 0;
-    for line in FIXTURES
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.is_empty())
-    {
-        let mut fields = line.splitn(4, ' ');
-        let variant = fields.next().expect("variant");
-        let depth = fields.next().expect("depth");
-        let count: u64 = fields.next().expect("count").parse().expect("a count");
-        let moves = fields.next().unwrap_or("");
-        if count > 5_000 || moves.is_empty() {
+    for line in fixture_lines(FIXTURES) {
+        if line.count > 5_000 || line.tokens.is_empty() {
             continue;
         }
+        let (depth, variant) = (line.depth.to_string(), line.variant.to_string());
         assert_eq!(
-            perft(&[depth, "--variant", variant, "--moves", moves]),
-            count,
-            "{line}"
+            perft(&[&depth, "--variant", &variant, "--moves", line.tokens]),
+            line.count,
+            "{line:?}"
         );
         checked += 1;
     }

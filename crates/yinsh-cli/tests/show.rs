@@ -1,9 +1,10 @@
 //! `yinsh show`: the picture, the facts under it and the last line.
 
 use yinsh::random::SplitMix64;
-use yinsh::{Action, Position, Rules};
+use yinsh::{Action, Position, Rules, Variant};
 
 use crate::common::{FIXTURES, OPENING, last_line, success};
+use crate::support::fixture_lines;
 
 fn show(args: &[&str]) -> String {
     let mut all = vec!["show"];
@@ -20,12 +21,11 @@ fn field<'a>(out: &'a str, key: &str) -> &'a str {
 }
 
 /// The actions of a fixture line of `perft.txt` whose count is `count`.
-fn fixture_moves(count: &str) -> &'static str {
-    let prefix = format!("standard 3 {count} ");
-    FIXTURES
-        .lines()
-        .find_map(|l| l.strip_prefix(prefix.as_str()))
+fn fixture_moves(count: u64) -> &'static str {
+    fixture_lines(FIXTURES)
+        .find(|l| l.variant == Variant::Standard && l.depth == 3 && l.count == count)
         .expect("the fixture line")
+        .tokens
 }
 
 /// The picture without the lines of column letters above and below it.
@@ -97,14 +97,14 @@ fn pieces_are_drawn() {
 
 #[test]
 fn mid_game_black_to_move() {
-    let out = show(&["--moves", fixture_moves("30660")]);
+    let out = show(&["--moves", fixture_moves(30660)]);
     assert_eq!(last_line(&out), "black to move");
     assert!(field(&out, "to do").starts_with("black must move a ring"));
 }
 
 #[test]
 fn removals_name_the_remover() {
-    let moves = fixture_moves("10");
+    let moves = fixture_moves(10);
     // White's own move made the row.
     let out = show(&["--moves", moves]);
     assert_eq!(last_line(&out), "white to move");

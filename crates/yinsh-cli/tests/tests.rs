@@ -13,3 +13,6 @@ mod perft;
 mod play;
 mod serve;
 mod show;
+/// How the rules' tests build positions (crates/yinsh/tests/support.rs).
+#[path = "../../yinsh/tests/support.rs"]
+mod support;
