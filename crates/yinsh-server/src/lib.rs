@@ -189,46 +189,42 @@ impl std::fmt::Debug for Config {
 
 /// What every table and connection shares.
 #[derive(Clone)]
+///
+/// One field per domain's services: a domain's code reaches for its own (`ctx.tables`,
+/// `ctx.analysis`, `ctx.meet`, …) and its store in `ctx.stores`; the analysis domain's
+/// code is handed only its [`analysis::Services`].
 pub struct Ctx {
     /// The stores, one per domain.
     pub stores: Stores,
-    /// Whether the store is known to be down (shared by the tables).
-    pub outage: store::Outage,
+    /// What every live table runs with: the store's outage flag, the epoch, engines.
+    pub tables: table::Services,
     /// The open tables.
     pub lobby: Lobby,
-    /// This run of the server: resumes with a version of another epoch get a
-    /// snapshot. Unique per run, also among the nodes of a cluster (a table that moves
-    /// to another node changes epoch): [`epoch`].
-    pub epoch: u64,
-    /// Engines for bot seats.
-    pub bots: Option<BotFactory>,
-    /// Engine searches that may run at once (one per core): more engine games wait
-    /// their turn instead of starving the server.
-    pub engine_slots: Arc<tokio::sync::Semaphore>,
+    /// The open connections of each player: who is online, and how to reach them.
+    pub online: lobby::online::Online,
     /// The open WebSocket connections of each session (by token hash), so that a
     /// rotation can close those opened with the old token.
     pub sessions: account::session::Connections,
-    /// The open connections of each player: who is online, and how to reach them.
-    pub online: lobby::online::Online,
     /// Seeks and challenges.
     pub meet: meet::Meet,
-    /// Analysis jobs: the workers' bell, progress for the pages.
-    pub analysis: analysis::Hub,
-    /// The key remote analysis workers must give (none: no remote workers).
-    pub worker_key: Option<Arc<str>>,
-    /// The nodes analyses search each position with.
-    pub analysis_nodes: u64,
-    /// How long a worker holds an analysis job without a word.
-    pub analysis_lease: Duration,
-    /// The analysis board's live searches.
-    pub live: analysis::live::Live,
-    /// This server as a node of a cluster, if it is one.
-    pub node: Option<Arc<cluster::node::Node>>,
-    /// Requests for other nodes' tables, and relays for their connections (in a
-    /// cluster).
-    pub router: Option<Arc<cluster::route::Router>>,
+    /// Computer analysis: its jobs and workers, progress for the pages, the live engine.
+    pub analysis: analysis::Services,
+    /// This server as a node of a cluster, and its routing, if it is one.
+    pub cluster: Option<cluster::Cluster>,
     /// What a deployment scrapes ([`Server::metrics_router`]).
     pub metrics: Arc<metrics::Metrics>,
+}
+
+impl Ctx {
+    /// This server as a node of a cluster, if it is one.
+    pub fn node(&self) -> Option<&Arc<cluster::node::Node>> {
+        self.cluster.as_ref().map(|c| &c.node)
+    }
+
+    /// Its routing to the other nodes' tables, if it is a node of a cluster.
+    pub fn router(&self) -> Option<&Arc<cluster::route::Router>> {
+        self.cluster.as_ref().map(|c| &c.router)
+    }
 }
 
 /// A server ready to serve: its tables restored from the store.
@@ -263,36 +259,44 @@ impl Server {
                 Some(bus)
             }
         };
-        let router = config
+        let cluster = config
             .node_id
             .as_deref()
             .zip(bus.clone())
-            .map(|(node, bus)| cluster::route::Router::new(node, epoch, bus));
+            .map(|(node, bus)| cluster::Cluster {
+                node: cluster::node::Node::new(node),
+                router: cluster::route::Router::new(node, epoch, bus),
+            });
         let ctx = Ctx {
-            stores,
-            outage: store::Outage::default(),
+            tables: table::Services {
+                outage: store::Outage::default(),
+                epoch,
+                bots: config.bots.clone(),
+                engine_slots: Arc::new(tokio::sync::Semaphore::new(
+                    std::thread::available_parallelism().map_or(1, |n| n.get()),
+                )),
+            },
             lobby: Lobby::new(config.max_tables),
-            epoch,
-            bots: config.bots.clone(),
-            engine_slots: Arc::new(tokio::sync::Semaphore::new(
-                std::thread::available_parallelism().map_or(1, |n| n.get()),
-            )),
             sessions: account::session::Connections::default(),
             online: lobby::online::Online::default(),
             meet: meet::Meet::default(),
-            analysis: analysis::Hub::default(),
-            worker_key: config.worker_key.as_deref().map(Arc::from),
-            analysis_nodes: config.analysis_nodes,
-            analysis_lease: config.analysis_lease,
-            live: analysis::live::Live::new(config.live_engines, config.live_time),
-            node: config.node_id.as_deref().map(cluster::node::Node::new),
-            router,
+            analysis: analysis::Services {
+                jobs: stores.analyses.clone(),
+                games: stores.games.clone(),
+                hub: analysis::Hub::default(),
+                worker_key: config.worker_key.as_deref().map(Arc::from),
+                nodes: config.analysis_nodes,
+                lease: config.analysis_lease,
+                live: analysis::live::Live::new(config.live_engines, config.live_time),
+            },
+            stores,
+            cluster,
             metrics,
         };
         // The decoy hash an unknown name's log-in is checked against, made now: made
         // at the first such log-in, that one would take two hashes' time and tell.
         tokio::task::spawn_blocking(account::decoy_hash);
-        match ctx.node.clone() {
+        match ctx.node().cloned() {
             None => {
                 let unfinished = ctx.stores.games.unfinished_games().await?;
                 restore_games(&ctx, &unfinished, &[]).await?;
@@ -303,7 +307,7 @@ impl Server {
                 // of dead nodes; then on, every second.
                 let bus = bus.expect("a node has a bus");
                 let presence = cluster::lobby::join(bus, node.id.clone(), ctx.clone()).await?;
-                if let Some(router) = &ctx.router {
+                if let Some(router) = ctx.router() {
                     router.start(ctx.clone(), config.clone()).await?;
                     let reach = cluster::route::Reach::new(presence, router.clone());
                     ctx.online.join_cluster(Arc::new(reach));
@@ -318,7 +322,7 @@ impl Server {
                 cluster::node::start(ctx.clone(), node);
             }
         }
-        analysis::start_workers(&ctx, config.analysis_workers, config.analysis_nodes).await;
+        analysis::start_workers(&ctx.analysis, config.analysis_workers).await;
         Ok(Server { ctx, config })
     }
 
@@ -369,7 +373,7 @@ impl Server {
         let header_timeout = self.config.header_timeout;
         // A node that stops gives its tables up at once (the others take them over now,
         // not when its lease runs out).
-        let leaving = (self.ctx.node.clone()).map(|n| (n, self.ctx.stores.leases.clone()));
+        let leaving = (self.ctx.node().cloned()).map(|n| (n, self.ctx.stores.leases.clone()));
         let app = http::router(self.ctx, self.config);
         // `stopping` closes when the shutdown signal comes; every connection task holds
         // a `done` receiver, so `all_done` sees when the last one ended.

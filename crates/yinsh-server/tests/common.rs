@@ -83,8 +83,8 @@ impl TestServer {
     /// A server over `stores`, whose store for the test's own reads is `store`.
     pub async fn with_stores(store: Arc<dyn Store>, stores: Stores, config: Config) -> TestServer {
         let server = Server::new(stores, config).await.expect("server");
-        let node = server.ctx().node.clone();
-        let router = server.ctx().router.clone();
+        let node = server.ctx().node().cloned();
+        let router = server.ctx().router().cloned();
         let metrics = server.ctx().metrics.clone();
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();

@@ -61,18 +61,18 @@ async fn request_analysis(
         return Err(ApiError::foreign());
     }
     let game = game_id(&id).ok_or_else(ApiError::not_found)?;
-    let stores = &app.ctx.stores;
+    let svc = &app.ctx.analysis;
     let now = crate::now_ms();
-    let mut job = stores
-        .analyses
+    let mut job = svc
+        .jobs
         .request_analysis(game, now)
         .await?
         .ok_or_else(ApiError::not_found)?;
     // Made by an older engine or with other settings: made anew.
-    if analysis::outdated(&job, app.ctx.analysis_nodes) {
+    if analysis::outdated(&job, app.ctx.analysis.nodes) {
         let (engine, settings) = (job.engine.clone(), job.settings.clone());
-        job = stores
-            .analyses
+        job = svc
+            .jobs
             .analyse_again(
                 game,
                 engine.as_deref().unwrap_or_default(),
@@ -83,8 +83,8 @@ async fn request_analysis(
             .ok_or_else(ApiError::not_found)?;
     }
     if job.state == JobState::Queued {
-        app.ctx.analysis.queued.notify_waiters();
-        app.ctx.analysis.announce(&job);
+        app.ctx.analysis.hub.queued.notify_waiters();
+        app.ctx.analysis.hub.announce(&job);
     }
     let status = match job.state {
         JobState::Done | JobState::Failed => StatusCode::OK,
@@ -100,17 +100,13 @@ async fn read_analysis(State(app): State<App>, Path(id): Path<String>) -> Answer
 }
 
 async fn read(app: &App, game: GameId, status: StatusCode) -> Answer {
-    let stores = &app.ctx.stores;
-    let job = stores
-        .analyses
-        .analysis_job(game)
-        .await?
-        .ok_or_else(no_analysis)?;
+    let svc = &app.ctx.analysis;
+    let job = svc.jobs.analysis_job(game).await?.ok_or_else(no_analysis)?;
     let stored = match job.state {
-        JobState::Done => stores.games.game(game).await?,
+        JobState::Done => svc.games.game(game).await?,
         _ => None,
     };
-    let nodes = app.ctx.analysis_nodes;
+    let nodes = app.ctx.analysis.nodes;
     let view = state_view(&job, stored.as_ref().map(|g| (g, nodes)));
     Ok((status, Json(view)).into_response())
 }
@@ -118,7 +114,7 @@ async fn read(app: &App, game: GameId, status: StatusCode) -> Answer {
 /// Whether the request carries the workers' key (`Authorization: Bearer <key>`); a
 /// server without a key has no remote workers.
 fn worker_allowed(app: &App, headers: &HeaderMap) -> Result<(), ApiError> {
-    let Some(key) = app.ctx.worker_key.as_deref() else {
+    let Some(key) = app.ctx.analysis.worker_key.as_deref() else {
         return Err(ApiError::new(
             StatusCode::NOT_FOUND,
             "this server has no remote workers",
@@ -174,7 +170,7 @@ fn lease<'a>(app: &App, worker: &'a str) -> Lease<'a> {
     Lease {
         worker,
         now,
-        until: now + app.ctx.analysis_lease.as_millis() as i64,
+        until: now + app.ctx.analysis.lease.as_millis() as i64,
     }
 }
 
@@ -231,23 +227,23 @@ async fn acquire_for(
             ),
         ));
     }
-    let stores = &app.ctx.stores;
+    let svc = &app.ctx.analysis;
     let lease = lease(app, worker);
     loop {
-        let Some(job) = stores.analyses.acquire_analysis(&lease).await? else {
+        let Some(job) = svc.jobs.acquire_analysis(&lease).await? else {
             return Ok(StatusCode::NO_CONTENT.into_response());
         };
-        let Some(game) = stores.games.game(job.game).await? else {
+        let Some(game) = svc.games.game(job.game).await? else {
             continue;
         };
-        match work_job(&job, &game, app.ctx.analysis_nodes) {
+        match work_job(&job, &game, app.ctx.analysis.nodes) {
             Ok(work) => {
-                app.ctx.analysis.announce(&job);
+                app.ctx.analysis.hub.announce(&job);
                 return Ok(Json(work).into_response());
             }
             Err(e) => {
                 tracing::error!(game = %job.game, "a game to analyse cannot be read: {e}");
-                let _ = stores.analyses.abandon_analysis(job.game, worker).await;
+                let _ = svc.jobs.abandon_analysis(job.game, worker).await;
             }
         }
     }
@@ -284,15 +280,15 @@ async fn progress_of(
         return Err(bad("done is at most total"));
     }
     let lease = lease(app, worker);
-    let stores = &app.ctx.stores;
-    let held = stores
-        .analyses
+    let svc = &app.ctx.analysis;
+    let held = svc
+        .jobs
         .analysis_progress(game, &lease, body.done, body.total)
         .await?;
     if !held {
         return Err(not_held());
     }
-    app.ctx.analysis.announce_state(AnalysisState {
+    app.ctx.analysis.hub.announce_state(AnalysisState {
         game: game.0,
         state: JobState::Running,
         done: body.done,
@@ -336,7 +332,7 @@ async fn result_of(
 ) -> Answer {
     let body = worker_body(app, headers, body)?;
     let (game, worker) = job_of(id, &body.worker)?;
-    match analysis::submit(&app.ctx, game, worker, &body.result).await {
+    match analysis::submit(&app.ctx.analysis, game, worker, &body.result).await {
         Ok(_) => Ok(Json(serde_json::json!({})).into_response()),
         Err(Refused::NotHeld) => Err(not_held()),
         Err(Refused::Bad(why)) => Err(ApiError::new(

@@ -25,9 +25,8 @@ use yinsh_engine::analysis::{self, Eval, PositionView};
 use yinsh_engine::search::Searcher;
 use yinsh_engine::{Limits, Score};
 
-use crate::Ctx;
-use crate::analysis::store::{AnalysisDone, AnalysisJob, JobState, Lease};
-use crate::game::store::StoredGame;
+use crate::analysis::store::{AnalysisDone, AnalysisJob, AnalysisStore, JobState, Lease};
+use crate::game::store::{GameStore, StoredGame};
 use crate::game::{replay_stored, start_of};
 use crate::protocol::{
     ActionAnalysis, AnalysisResult, AnalysisState, AnalysisSummary, EvalView, Mark, Over, Pair,
@@ -75,6 +74,26 @@ pub fn outdated(job: &AnalysisJob, nodes: u64) -> bool {
     job.state == JobState::Done
         && (job.engine.as_deref() != Some(engine_name())
             || job.settings.as_deref() != Some(settings(nodes).as_str()))
+}
+
+/// What the analysis domain works with, and all it is given: its store and the games
+/// it reads, the hub, the workers' key and settings, the live engine.
+#[derive(Clone)]
+pub struct Services {
+    /// Analysis jobs.
+    pub jobs: Arc<dyn AnalysisStore>,
+    /// The games analysed.
+    pub games: Arc<dyn GameStore>,
+    /// The workers' bell, progress for the pages.
+    pub hub: Hub,
+    /// The key remote analysis workers must give (none: no remote workers).
+    pub worker_key: Option<Arc<str>>,
+    /// The nodes analyses search each position with.
+    pub nodes: u64,
+    /// How long a worker holds an analysis job without a word.
+    pub lease: Duration,
+    /// The analysis board's live searches.
+    pub live: live::Live,
 }
 
 /// What the analysis side of the server shares: a bell for the workers when a job is
@@ -353,30 +372,29 @@ pub enum Refused {
 
 /// Takes `worker`'s `result` for the job of `game`, once checked against the game.
 pub async fn submit(
-    ctx: &Ctx,
+    svc: &Services,
     game: GameId,
     worker: &str,
     result: &WorkResult,
 ) -> Result<AnalysisJob, Refused> {
-    let stores = &ctx.stores;
-    let job = stores
-        .analyses
+    let job = svc
+        .jobs
         .analysis_job(game)
         .await
         .map_err(|_| Refused::Store)?
         .filter(|j| j.state == JobState::Running && j.worker.as_deref() == Some(worker))
         .ok_or(Refused::NotHeld)?;
-    let stored = stores
+    let stored = svc
         .games
         .game(game)
         .await
         .map_err(|_| Refused::Store)?
         .ok_or(Refused::NotHeld)?;
     let views = checked(&stored, &result.views).map_err(Refused::Bad)?;
-    if result.nodes != ctx.analysis_nodes {
+    if result.nodes != svc.nodes {
         return Err(Refused::Bad(format!(
             "the analysis is of {} nodes a position, not {}",
-            ctx.analysis_nodes, result.nodes
+            svc.nodes, result.nodes
         )));
     }
     let engine = engine_name();
@@ -392,8 +410,8 @@ pub async fn submit(
         result: &views,
         at: crate::now_ms(),
     };
-    if !stores
-        .analyses
+    if !svc
+        .jobs
         .finish_analysis(game, worker, &done)
         .await
         .map_err(|_| Refused::Store)?
@@ -405,58 +423,58 @@ pub async fn submit(
         done: job.total,
         ..job
     };
-    ctx.analysis.announce(&job);
+    svc.hub.announce(&job);
     Ok(job)
 }
 
 /// Gives back the jobs this server's in-process workers held when it stopped, then
-/// starts `n` of them, each analysing with `nodes` a position on one engine thread.
-pub async fn start_workers(ctx: &Ctx, n: usize, nodes: u64) {
-    match ctx.stores.analyses.release_analysis(LOCAL).await {
+/// starts `n` of them, each analysing with the server's nodes a position on one engine
+/// thread.
+pub async fn start_workers(svc: &Services, n: usize) {
+    match svc.jobs.release_analysis(LOCAL).await {
         Ok(0) | Err(_) => {}
         Ok(n) => tracing::info!("{n} analyses left running by the last run wait again"),
     }
     for i in 0..n {
-        let ctx = ctx.clone();
+        let svc = svc.clone();
         let name = format!("{LOCAL}{i}");
-        tokio::spawn(async move { work(ctx, name, nodes).await });
+        tokio::spawn(async move { work(svc, name).await });
     }
 }
 
 /// One in-process worker: takes jobs while there are any, then waits for the bell (or
 /// looks again now and then, for leases that ran out).
-async fn work(ctx: Ctx, name: String, nodes: u64) {
+async fn work(svc: Services, name: String) {
     loop {
         let now = crate::now_ms();
         let lease = Lease {
             worker: &name,
             now,
-            until: now + ctx.analysis_lease.as_millis() as i64,
+            until: now + svc.lease.as_millis() as i64,
         };
-        let job = match ctx.stores.analyses.acquire_analysis(&lease).await {
+        let job = match svc.jobs.acquire_analysis(&lease).await {
             Ok(Some(job)) => job,
             Ok(None) | Err(_) => {
-                let _ = tokio::time::timeout(LOOK_AGAIN, ctx.analysis.queued.notified()).await;
+                let _ = tokio::time::timeout(LOOK_AGAIN, svc.hub.queued.notified()).await;
                 continue;
             }
         };
-        if let Err(e) = run(&ctx, &name, job.clone(), nodes).await {
+        if let Err(e) = run(&svc, &name, job.clone()).await {
             tracing::warn!(game = %job.game, "analysis failed: {e}");
-            let _ = ctx.stores.analyses.abandon_analysis(job.game, &name).await;
+            let _ = svc.jobs.abandon_analysis(job.game, &name).await;
         }
     }
 }
 
 /// Analyses `job` here, reporting progress, and hands the result in.
-async fn run(ctx: &Ctx, name: &str, mut job: AnalysisJob, nodes: u64) -> Result<(), String> {
-    let game = ctx
-        .stores
+async fn run(svc: &Services, name: &str, mut job: AnalysisJob) -> Result<(), String> {
+    let game = svc
         .games
         .game(job.game)
         .await
         .map_err(|e| e.to_string())?
         .ok_or("the game is gone")?;
-    let work = work_job(&job, &game, nodes)?;
+    let work = work_job(&job, &game, svc.nodes)?;
     let (tx, mut rx) = mpsc::unbounded_channel::<(usize, usize)>();
     let stop = std::sync::Arc::new(AtomicBool::new(false));
     let stop_search = stop.clone();
@@ -475,12 +493,11 @@ async fn run(ctx: &Ctx, name: &str, mut job: AnalysisJob, nodes: u64) -> Result<
         let lease = Lease {
             worker: name,
             now,
-            until: now + ctx.analysis_lease.as_millis() as i64,
+            until: now + svc.lease.as_millis() as i64,
         };
         let (done, total) = (done as u32, total as u32);
-        if let Ok(false) = ctx
-            .stores
-            .analyses
+        if let Ok(false) = svc
+            .jobs
             .analysis_progress(job.game, &lease, done, total)
             .await
         {
@@ -490,10 +507,10 @@ async fn run(ctx: &Ctx, name: &str, mut job: AnalysisJob, nodes: u64) -> Result<
         }
         job.done = done;
         job.total = total;
-        ctx.analysis.announce(&job);
+        svc.hub.announce(&job);
     }
     let result = search.await.map_err(|e| e.to_string())??;
-    submit(ctx, job.game, name, &result)
+    submit(svc, job.game, name, &result)
         .await
         .map(drop)
         .map_err(|e| format!("{e:?}"))

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use tokio::sync::broadcast;
 
-use crate::Ctx;
+use crate::analysis::Services;
 use crate::analysis::live::Search;
 use crate::i18n::Msg;
 use crate::protocol::ServerMessage;
@@ -51,21 +51,20 @@ impl Following {
     /// refusal.
     pub(crate) async fn request(
         &mut self,
-        ctx: &Ctx,
+        svc: &Services,
         conn: &Conn,
         id: Option<u64>,
         request: AnalysisRequest,
     ) -> Result<Msg, Refusal> {
         match request {
             AnalysisRequest::Watch { game } => {
-                let job = ctx
-                    .stores
-                    .analyses
+                let job = svc
+                    .jobs
                     .analysis_job(GameId(game))
                     .await
                     .map_err(|_| Refusal::StoreUnavailable)?;
                 if self.events.is_none() {
-                    self.events = Some(ctx.analysis.events.subscribe());
+                    self.events = Some(svc.hub.events.subscribe());
                 }
                 // A page follows one analysis at a time, a few tabs' worth at most.
                 if self.watched.len() >= WATCHED {
@@ -80,7 +79,7 @@ impl Following {
                 Ok(Msg::new("watching_analysis"))
             }
             AnalysisRequest::Analyse { position } => {
-                if !ctx.live.enabled() {
+                if !svc.live.enabled() {
                     return Err(Refusal::BotsDisabled);
                 }
                 let start =
@@ -88,9 +87,9 @@ impl Following {
                 // The search before ends as this one begins; the reply says the engine
                 // is busy only when other connections' searches hold every slot.
                 let own_slot = self.live.as_ref().is_some_and(|s| s.running());
-                let waits = ctx.live.busy() && !own_slot;
+                let waits = svc.live.busy() && !own_slot;
                 self.live = None;
-                self.live = Some(ctx.live.start(conn, start, position, id));
+                self.live = Some(svc.live.start(conn, start, position, id));
                 Ok(Msg::new(if waits {
                     "analysis_queued"
                 } else {

@@ -145,9 +145,9 @@ pub async fn join(
     node: String,
     ctx: Ctx,
 ) -> Result<mpsc::UnboundedSender<Presence>, BusError> {
-    let boot = ctx.epoch;
+    let boot = ctx.tables.epoch;
     let (lobby, online, meet) = (ctx.lobby.clone(), ctx.online.clone(), ctx.meet.clone());
-    let router = ctx.router.clone();
+    let router = ctx.router().cloned();
     let mut sub = bus
         .subscribe(&[LOBBY.to_owned(), node_channel(&node)])
         .await?;

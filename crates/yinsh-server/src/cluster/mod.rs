@@ -14,3 +14,15 @@ pub mod node;
 pub mod route;
 pub(crate) mod sql;
 pub mod store;
+
+use std::sync::Arc;
+
+/// A server as a node of a cluster: the node (its lease, whether it is halted) and its
+/// routing to the other nodes' tables. One is never without the other.
+#[derive(Clone)]
+pub struct Cluster {
+    /// The node.
+    pub node: Arc<node::Node>,
+    /// Its routing.
+    pub router: Arc<route::Router>,
+}

@@ -102,7 +102,7 @@ impl Node {
 /// What the writes of this node's table `table` at `incarnation` carry in a cluster
 /// (`None` on a lone server: nobody else can take its tables).
 pub fn fence(ctx: &Ctx, table: &str, incarnation: i64) -> Option<Fence> {
-    ctx.node.as_ref().map(|node| Fence {
+    ctx.node().map(|node| Fence {
         table: table.to_owned(),
         node: node.id.clone(),
         incarnation,
@@ -115,7 +115,7 @@ pub fn fence(ctx: &Ctx, table: &str, incarnation: i64) -> Option<Fence> {
 pub async fn new_table_id(ctx: &Ctx) -> Result<(TableId, Option<Fence>), Refusal> {
     loop {
         let id = ctx.lobby.fresh_id();
-        let Some(node) = &ctx.node else {
+        let Some(node) = ctx.node() else {
             return Ok((id, None));
         };
         match ctx.stores.leases.claim_table(id.as_str(), &node.id).await {
@@ -136,7 +136,7 @@ pub async fn new_table_id(ctx: &Ctx) -> Result<(TableId, Option<Fence>), Refusal
 
 /// A table closed: in a cluster its id is let go in the store.
 pub fn released(ctx: &Ctx, table: &TableId) {
-    let Some(node) = ctx.node.clone() else {
+    let Some(node) = ctx.node().cloned() else {
         return;
     };
     let (leases, table) = (ctx.stores.leases.clone(), table.to_string());
@@ -204,7 +204,7 @@ async fn evict_lost(ctx: &Ctx, node: &Node) {
 pub async fn renew(ctx: &Ctx, node: &Node) -> StoreResult<()> {
     ctx.stores
         .leases
-        .renew_node(&node.id, ctx.epoch, LEASE.as_millis() as i64)
+        .renew_node(&node.id, ctx.tables.epoch, LEASE.as_millis() as i64)
         .await
 }
 

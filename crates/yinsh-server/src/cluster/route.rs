@@ -335,7 +335,7 @@ impl Router {
             items,
         } = packet;
         // A halted node (a test's dead one) hears nothing.
-        if from == self.node || ctx.node.as_ref().is_some_and(|n| n.halted()) {
+        if from == self.node || ctx.node().is_some_and(|n| n.halted()) {
             return;
         }
         let mut state = self.state();
@@ -552,7 +552,7 @@ impl Router {
     async fn forget_dead(&self, ctx: &Ctx) {
         // Just back from a database outage, every lease has run out: the others are
         // given time to renew first.
-        if ctx.node.as_ref().is_some_and(|n| !n.settled()) {
+        if ctx.node().is_some_and(|n| !n.settled()) {
             return;
         }
         let Ok(alive) = ctx.stores.leases.live_nodes().await else {

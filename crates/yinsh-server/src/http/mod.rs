@@ -214,14 +214,14 @@ async fn health(State(app): State<App>) -> Result<Json<serde_json::Value>, ApiEr
         "version": env!("CARGO_PKG_VERSION"),
         "memory": memory(),
         "cpu_seconds": cpu_seconds(),
-        "node": app.ctx.node.as_ref().map(|n| n.id.as_str()),
+        "node": app.ctx.node().map(|n| n.id.as_str()),
     })))
 }
 
 /// A 503 when this node is leaving its cluster: it takes no more players (a load
 /// balancer sends them to the other nodes).
 fn not_leaving(app: &App) -> Result<(), ApiError> {
-    match app.ctx.node.as_ref().filter(|n| n.halted()) {
+    match app.ctx.node().filter(|n| n.halted()) {
         None => Ok(()),
         Some(node) => Err(ApiError::new(
             StatusCode::SERVICE_UNAVAILABLE,
@@ -239,7 +239,7 @@ async fn node_health(State(app): State<App>) -> Result<Json<serde_json::Value>, 
     not_leaving(&app)?;
     Ok(Json(serde_json::json!({
         "status": "ok",
-        "node": app.ctx.node.as_ref().map(|n| n.id.as_str()),
+        "node": app.ctx.node().map(|n| n.id.as_str()),
     })))
 }
 

@@ -104,8 +104,12 @@ pub(super) fn start(ctx: Ctx, core: Core, fence: Option<Fence>) -> (TableHandle,
         tx,
     };
     let mut actor = Actor {
-        watchers: Watchers::new(core.id().clone(), ctx.epoch),
-        bots: Bots::new(ctx.bots.clone(), ctx.engine_slots.clone(), bot_tx),
+        watchers: Watchers::new(core.id().clone(), ctx.tables.epoch),
+        bots: Bots::new(
+            ctx.tables.bots.clone(),
+            ctx.tables.engine_slots.clone(),
+            bot_tx,
+        ),
         bot_rx,
         core,
         ctx,
@@ -391,7 +395,10 @@ impl Actor {
             self.write(commit, None, true);
             return;
         }
-        let (database, outage) = (self.ctx.stores.database.clone(), self.ctx.outage.clone());
+        let (database, outage) = (
+            self.ctx.stores.database.clone(),
+            self.ctx.tables.outage.clone(),
+        );
         let (tx, rx) = oneshot::channel();
         let probing = async move {
             let result = database.ping().await.map(|()| (None, None));
@@ -410,7 +417,10 @@ impl Actor {
 
     /// Runs `commit`, even while the store is known to be down when `anyway`.
     fn write(&mut self, commit: Commit, reply: Option<oneshot::Sender<Reply>>, anyway: bool) {
-        let (games, outage) = (self.ctx.stores.games.clone(), self.ctx.outage.clone());
+        let (games, outage) = (
+            self.ctx.stores.games.clone(),
+            self.ctx.tables.outage.clone(),
+        );
         let fence = self.fence.clone();
         let metrics = self.ctx.metrics.clone();
         let (tx, rx) = oneshot::channel();
@@ -602,7 +612,7 @@ impl Actor {
         let (spectator_count, spectators) = self.watchers.announced();
         TableView {
             id: self.core.id().to_string(),
-            epoch: self.ctx.epoch,
+            epoch: self.ctx.tables.epoch,
             version: self.watchers.version(),
             options: self.core.options().clone(),
             seats: self.core.seat_views(),
@@ -614,7 +624,7 @@ impl Actor {
             } else {
                 self.core.public_game_view(Instant::now())
             },
-            node: self.ctx.node.as_ref().map(|n| n.id.clone()),
+            node: self.ctx.node().map(|n| n.id.clone()),
         }
     }
 }

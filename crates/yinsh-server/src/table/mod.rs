@@ -32,6 +32,22 @@ use crate::protocol::{ServerMessage, Since, TableOptions, TableSummary};
 use crate::refusal::Refusal;
 use crate::vocab::TableId;
 
+/// What every live table runs with.
+#[derive(Clone)]
+pub struct Services {
+    /// Whether the store is known to be down (shared by the tables).
+    pub outage: crate::store::Outage,
+    /// This run of the server: resumes with a version of another epoch get a
+    /// snapshot. Unique per run, also among the nodes of a cluster (a table that moves
+    /// to another node changes epoch): [`crate::epoch`].
+    pub epoch: u64,
+    /// Engines for bot seats.
+    pub bots: Option<crate::BotFactory>,
+    /// Engine searches that may run at once (one per core): more engine games wait
+    /// their turn instead of starving the server.
+    pub engine_slots: Arc<tokio::sync::Semaphore>,
+}
+
 static NEXT_CONN: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
 
 /// A fresh connection id: WebSocket connections and the bot API's streams draw from
@@ -165,7 +181,7 @@ pub fn spawn(
     options: TableOptions,
     fence: Option<Fence>,
 ) -> (TableHandle, TableSummary) {
-    let core = Core::new(id, options, ctx.bots.is_some(), Now::present());
+    let core = Core::new(id, options, ctx.tables.bots.is_some(), Now::present());
     actor::start(ctx, core, fence)
 }
 
@@ -177,7 +193,12 @@ pub fn restore(
     bot_accounts: &BotAccounts,
     fence: Option<Fence>,
 ) -> Result<(TableHandle, TableSummary), String> {
-    let core = Core::restore(stored, ctx.bots.is_some(), bot_accounts, Now::present())?;
+    let core = Core::restore(
+        stored,
+        ctx.tables.bots.is_some(),
+        bot_accounts,
+        Now::present(),
+    )?;
     Ok(actor::start(ctx, core, fence))
 }
 

@@ -124,7 +124,7 @@ async fn serve_socket(
         player: crate::account::session::view_of(&player),
         lang: lang.code().to_owned(),
         server: env!("CARGO_PKG_VERSION").to_owned(),
-        node: c.ctx.node.as_ref().map(|n| n.id.clone()),
+        node: c.ctx.node().map(|n| n.id.clone()),
     });
     // The challenges that stand, to or from this player.
     for challenge in c.ctx.meet.challenges_of(player.id) {
@@ -186,7 +186,7 @@ async fn serve_socket(
         && !c.ctx.online.is_online_elsewhere(c.conn.player.id);
     c.ctx.meet.closed(&c.ctx, &c.conn.player, c.conn.id, last);
     c.tables.forget(c.conn.id);
-    if let Some(router) = &c.ctx.router {
+    if let Some(router) = c.ctx.router() {
         router.closed(c.conn.id, last);
     }
     drop(c);
@@ -365,7 +365,7 @@ impl Connection {
             }
         };
         if let Some((node, table, closing)) = self.elsewhere(&msg.request).await
-            && let Some(router) = &self.ctx.router
+            && let Some(router) = self.ctx.router()
         {
             router.forward(
                 &self.conn,
@@ -393,7 +393,7 @@ impl Connection {
         &self,
         request: &Request,
     ) -> Option<Result<Request, (Option<String>, Refusal)>> {
-        if !self.routed || self.ctx.router.is_none() {
+        if !self.routed || self.ctx.router().is_none() {
             return None;
         }
         let Request::Chat { table, text } = request else {
@@ -427,7 +427,7 @@ impl Connection {
         if !self.routed {
             return None;
         }
-        let router = self.ctx.router.as_ref()?;
+        let router = self.ctx.router()?;
         let (table, closing) = match request {
             Request::Open { table, .. }
             | Request::Chat { table, .. }
@@ -463,7 +463,9 @@ impl Connection {
                 (None, msg.map_err(|r| (None, r))?)
             }
             Routed::Analysis(request) => {
-                let answer = self.analysis.request(&self.ctx, &self.conn, id, request);
+                let answer = self
+                    .analysis
+                    .request(&self.ctx.analysis, &self.conn, id, request);
                 (None, answer.await.map_err(|r| (None, r))?)
             }
         };

@@ -168,7 +168,7 @@ impl Place {
         if let Some(handle) = ctx.lobby.get(table) {
             return Some(Place::Here(handle));
         }
-        let router = ctx.router.clone()?;
+        let router = ctx.router().cloned()?;
         let node = router.table_node(ctx, table).await.ok()??;
         (node != router.node()).then(|| Place::There {
             router,

@@ -176,7 +176,7 @@ pub(super) async fn handled_elsewhere(
     player: &Player,
     request: &Request,
 ) -> Option<(Arc<NodeRouter>, String)> {
-    let router = ctx.router.clone()?;
+    let router = ctx.router().cloned()?;
     let node = router.meeting_place(ctx, player.id, request).await?;
     (node != router.node()).then_some((router, node))
 }

@@ -208,7 +208,7 @@ pub(super) async fn event_stream(State(app): State<App>, headers: HeaderMap) -> 
 pub(super) fn program_left(ctx: &Ctx, player: &Player, conn: u64) {
     let last = ctx.online.remove(player.id, conn) && !ctx.online.is_online_elsewhere(player.id);
     ctx.meet.closed(ctx, player, conn, last);
-    if let Some(router) = &ctx.router {
+    if let Some(router) = ctx.router() {
         router.closed(conn, last);
     }
 }
