@@ -343,9 +343,9 @@ challenge: ChallengeView, } | { "type": "challenge_gone",
  */
 challenge: string, 
 /**
- * `accepted`, `declined`, `canceled` (by the challenger, or they left).
+ * Why.
  */
-reason: string, } | { "type": "analysis", 
+reason: GoneReason, } | { "type": "analysis", 
 /**
  * The analysis.
  */
@@ -1009,6 +1009,8 @@ color?: SeatColor,
  * When it was made, in milliseconds since 1970.
  */
 created_at: number, };
+
+export type GoneReason = "accepted" | "declined" | "canceled";
 
 export type Scope = "bot:play" | "challenge:write" | "board:play";
 

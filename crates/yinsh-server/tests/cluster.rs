@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use yinsh_server::Config;
 use yinsh_server::cluster::bus::{Bus, Delivery, LocalBus, RedisBus, Subscription};
-use yinsh_server::protocol::{Request, ServerMessage, TableOptions, TimeSetting};
+use yinsh_server::protocol::{GoneReason, Request, ServerMessage, TableOptions, TimeSetting};
 
 use crate::common::{Client, TestServer, fast_config, postgres_database, seated_pair};
 
@@ -752,13 +752,11 @@ async fn seeks_soon(server: &TestServer, n: usize) -> Vec<yinsh_server::protocol
 }
 
 /// Waits (up to 10 s) for the end of challenge `id` as `client` hears of it: the reason.
-async fn challenge_gone(client: &mut Client, id: &str) -> String {
+async fn challenge_gone(client: &mut Client, id: &str) -> GoneReason {
     tokio::time::timeout(
         Duration::from_secs(10),
         client.until(|m| match m {
-            ServerMessage::ChallengeGone { challenge, reason } if challenge == id => {
-                Some(reason.clone())
-            }
+            ServerMessage::ChallengeGone { challenge, reason } if challenge == id => Some(*reason),
             _ => None,
         }),
     )
@@ -830,7 +828,7 @@ async fn a_bot_seeks_and_challenges_through_any_node() {
         assert_eq!(status, 200);
         // The bot goes offline: its challenge ends.
         drop(events);
-        assert_eq!(challenge_gone(&mut ann, &id).await, "canceled");
+        assert_eq!(challenge_gone(&mut ann, &id).await, GoneReason::Canceled);
         online_soon(&a, 1).await;
     }
     // Accepted at the meeting node: answered by node b, which holds it.

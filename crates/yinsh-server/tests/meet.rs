@@ -3,7 +3,8 @@
 //! challenges by link, `/challenge` in a table's chat, and what each refuses.
 
 use yinsh_server::protocol::{
-    ChallengeView, Request, SeatColor, SeekView, ServerMessage, TableOptions, TimeSetting,
+    ChallengeView, GoneReason, Request, SeatColor, SeekView, ServerMessage, TableOptions,
+    TimeSetting,
 };
 
 use crate::accounts::Browser;
@@ -57,11 +58,9 @@ async fn challenge_msg(c: &mut Client) -> ChallengeView {
     .await
 }
 
-async fn gone(c: &mut Client) -> (String, String) {
+async fn gone(c: &mut Client) -> (String, GoneReason) {
     c.until(|m| match m {
-        ServerMessage::ChallengeGone { challenge, reason } => {
-            Some((challenge.clone(), reason.clone()))
-        }
+        ServerMessage::ChallengeGone { challenge, reason } => Some((challenge.clone(), *reason)),
         _ => None,
     })
     .await
@@ -326,7 +325,7 @@ async fn challenges() {
     )
     .await;
     assert_eq!(answer.unwrap(), "challenge_declined");
-    assert_eq!(gone(&mut ann).await, (c.id.clone(), "declined".to_owned()));
+    assert_eq!(gone(&mut ann).await, (c.id.clone(), GoneReason::Declined));
 
     // Accepted: a rated game, Ann white as she asked.
     let (answer, _) = call(&mut ann, challenge("Bob", &rated, Some(SeatColor::White))).await;
@@ -364,7 +363,7 @@ async fn challenges() {
     )
     .await;
     assert_eq!(answer.unwrap(), "challenge_canceled");
-    assert_eq!(gone(&mut bob2).await, (c.id.clone(), "canceled".to_owned()));
+    assert_eq!(gone(&mut bob2).await, (c.id.clone(), GoneReason::Canceled));
 
     // An open challenge: whoever opens the link may accept it.
     let open = Request::Challenge {
@@ -424,5 +423,5 @@ async fn challenges() {
     assert_eq!(answer.unwrap_err(), "command_usage");
     // The challenger leaves: the challenge ends.
     drop(guest);
-    assert_eq!(gone(&mut ann).await, (c.id, "canceled".to_owned()));
+    assert_eq!(gone(&mut ann).await, (c.id, GoneReason::Canceled));
 }

@@ -10,8 +10,8 @@ use serde::Serialize;
 
 use crate::follow::Follower;
 use crate::protocol::{
-    ChallengeView, ClockView, GameView, PlayerView, ResultView, SeatColor, ServerMessage,
-    TableEvent, TableView, VariantName,
+    ChallengeView, ClockView, Ending, GameView, GoneReason, PlayerView, ResultView, SeatColor,
+    ServerMessage, TableEvent, TableView, VariantName,
 };
 use crate::vocab::PlayerId;
 
@@ -65,9 +65,8 @@ pub struct GameState {
     pub winc: u64,
     /// The same for Black.
     pub binc: u64,
-    /// `started`, `aborted`, or how it ended: `targetReached`, `poolExhausted`,
-    /// `noMoves`, `turnLimit`, `resign`, `outoftime`, `draw`, `abandoned`.
-    pub status: String,
+    /// Under way, aborted, or how it ended.
+    pub status: GameStatus,
     /// The winner, once it is over and not drawn.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub winner: Option<SeatColor>,
@@ -85,20 +84,60 @@ pub struct GameState {
     pub btakeback: bool,
 }
 
-/// The status word of a result.
-pub fn status_of(result: &ResultView) -> String {
-    match result.termination.as_str() {
-        "target reached" => "targetReached",
-        "pool exhausted" => "poolExhausted",
-        "no moves" => "noMoves",
-        "turn limit" => "turnLimit",
-        "resignation" => "resign",
-        "time" => "outoftime",
-        "agreement" => "draw",
-        "abandoned" => "abandoned",
-        other => other,
+/// A game's status on the streams, in lichess's words where lichess has one (`resign`,
+/// `outoftime`, `draw`, `aborted`, `started`) and in YINSH's own for its endings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum GameStatus {
+    /// Under way.
+    Started,
+    /// Ended before it began, with no result.
+    Aborted,
+    /// A player removed the rings they had to.
+    TargetReached,
+    /// The markers ran out.
+    PoolExhausted,
+    /// The player to move had no move.
+    NoMoves,
+    /// The ring-move limit was reached.
+    TurnLimit,
+    /// A player resigned.
+    Resign,
+    /// A clock ran out.
+    #[serde(rename = "outoftime")]
+    OutOfTime,
+    /// Drawn by agreement.
+    Draw,
+    /// A player left and the other claimed the game.
+    Abandoned,
+}
+
+impl From<Ending> for GameStatus {
+    fn from(ending: Ending) -> GameStatus {
+        match ending {
+            Ending::TargetReached => GameStatus::TargetReached,
+            Ending::PoolExhausted => GameStatus::PoolExhausted,
+            Ending::NoMoves => GameStatus::NoMoves,
+            Ending::TurnLimit => GameStatus::TurnLimit,
+            Ending::Resignation => GameStatus::Resign,
+            Ending::Time => GameStatus::OutOfTime,
+            Ending::Agreement => GameStatus::Draw,
+            Ending::Abandoned => GameStatus::Abandoned,
+        }
     }
-    .to_owned()
+}
+
+/// The status of a result.
+pub fn status_of(result: &ResultView) -> GameStatus {
+    result.termination.into()
+}
+
+/// The chat room of a chat line: one chat per table, the players'.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Room {
+    /// The table's chat.
+    Player,
 }
 
 fn state_of(game: &GameView, clocks: Option<&ClockView>) -> GameState {
@@ -110,10 +149,7 @@ fn state_of(game: &GameView, clocks: Option<&ClockView>) -> GameState {
         btime: clocks.map_or(0, |c| c.black_ms),
         winc: inc,
         binc: inc,
-        status: game
-            .result
-            .as_ref()
-            .map_or_else(|| "started".to_owned(), status_of),
+        status: game.result.as_ref().map_or(GameStatus::Started, status_of),
         winner: game.result.as_ref().and_then(|r| r.winner),
         wdraw: game.draw_offer == Some(SeatColor::White),
         bdraw: game.draw_offer == Some(SeatColor::Black),
@@ -139,8 +175,8 @@ pub enum GameLine {
         white: StreamPlayer,
         /// Black.
         black: StreamPlayer,
-        /// `standard` or `blitz`.
-        variant: String,
+        /// The variant.
+        variant: VariantName,
         /// Rings each player must remove, white and black.
         targets: [u8; 2],
         /// The ring moves after which the game is scored, if any.
@@ -165,7 +201,7 @@ pub enum GameLine {
         /// What.
         text: String,
         /// Always `player`: one chat per table.
-        room: &'static str,
+        room: Room,
     },
     /// The opponent left the table (`gone`), or came back; once they have been away
     /// long enough the game may be claimed (`claimWinInSeconds` 0).
@@ -262,11 +298,7 @@ impl GameStream {
             game_id: game.id,
             white,
             black,
-            variant: match options.variant {
-                VariantName::Standard => "standard",
-                VariantName::Blitz => "blitz",
-            }
-            .to_owned(),
+            variant: options.variant,
             targets: [game.targets.white, game.targets.black],
             turn_limit: options.turn_limit,
             clock: options.time.map(|t| StreamClock {
@@ -293,7 +325,7 @@ impl GameStream {
             TableEvent::Chat { line } => out.push(GameLine::ChatLine {
                 username: line.from.clone(),
                 text: line.text.clone(),
-                room: "player",
+                room: Room::Player,
             }),
             TableEvent::Presence { color, online } if Some(*color) != self.mine => {
                 out.push(GameLine::OpponentGone {
@@ -310,7 +342,7 @@ impl GameStream {
             TableEvent::Aborted { .. } => {
                 if let Some((_, _, _, state)) = &mut self.last {
                     let mut state = state.clone();
-                    state.status = "aborted".to_owned();
+                    state.status = GameStatus::Aborted;
                     out.push(GameLine::GameState(state));
                 }
                 self.finished = true;
@@ -384,7 +416,7 @@ pub struct EventGame {
     pub color: Option<SeatColor>,
     /// How it ended (`gameFinish`).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub status: Option<String>,
+    pub status: Option<GameStatus>,
     /// The winner (`gameFinish`, when not drawn).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub winner: Option<SeatColor>,
@@ -408,11 +440,11 @@ pub fn event_lines(msg: &ServerMessage, opened: &mut Vec<String>) -> Vec<EventLi
             let challenge = EventChallenge {
                 id: challenge.clone(),
             };
-            match reason.as_str() {
-                "declined" => vec![EventLine::ChallengeDeclined { challenge }],
-                "canceled" => vec![EventLine::ChallengeCanceled { challenge }],
-                // Accepted: the game's start follows.
-                _ => Vec::new(),
+            match reason {
+                GoneReason::Declined => vec![EventLine::ChallengeDeclined { challenge }],
+                GoneReason::Canceled => vec![EventLine::ChallengeCanceled { challenge }],
+                // The game's start follows.
+                GoneReason::Accepted => Vec::new(),
             }
         }
         ServerMessage::Paired { table, color } => {
@@ -446,7 +478,7 @@ pub fn event_lines(msg: &ServerMessage, opened: &mut Vec<String>) -> Vec<EventLi
             game: EventGame {
                 id: table.clone(),
                 color: None,
-                status: Some("aborted".to_owned()),
+                status: Some(GameStatus::Aborted),
                 winner: None,
             },
         }],
@@ -600,7 +632,7 @@ mod tests {
             result: over.clone().unwrap(),
         };
         let lines = stream.lines(&event(ended, Some(game(&["e5"], over))));
-        assert!(matches!(&lines[..], [GameLine::GameState(s)] if s.status == "resign"));
+        assert!(matches!(&lines[..], [GameLine::GameState(s)] if s.status == GameStatus::Resign));
         assert!(stream.finished);
     }
 
@@ -617,19 +649,19 @@ mod tests {
         ));
         assert_eq!(opened, ["t1"]);
         for (reason, kind) in [
-            ("declined", "challengeDeclined"),
-            ("canceled", "challengeCanceled"),
+            (GoneReason::Declined, "challengeDeclined"),
+            (GoneReason::Canceled, "challengeCanceled"),
         ] {
             let gone = ServerMessage::ChallengeGone {
                 challenge: "c1".to_owned(),
-                reason: reason.to_owned(),
+                reason,
             };
             let text = serde_json::to_string(&event_lines(&gone, &mut opened)).unwrap();
             assert!(text.contains(kind), "{text}");
         }
         let accepted = ServerMessage::ChallengeGone {
             challenge: "c1".to_owned(),
-            reason: "accepted".to_owned(),
+            reason: GoneReason::Accepted,
         };
         assert!(event_lines(&accepted, &mut opened).is_empty());
         let over = event(
@@ -640,7 +672,10 @@ mod tests {
         );
         let text = serde_json::to_string(&event_lines(&over, &mut opened)).unwrap();
         assert!(text.contains(r#""status":"outoftime""#), "{text}");
-        assert_eq!(status_of(&result("target reached", None)), "targetReached");
-        assert_eq!(status_of(&result("agreement", None)), "draw");
+        let word =
+            |termination| serde_json::to_value(status_of(&result(termination, None))).unwrap();
+        assert_eq!(word("target reached"), "targetReached");
+        assert_eq!(word("agreement"), "draw");
+        assert_eq!(word("resignation"), "resign");
     }
 }

@@ -27,7 +27,9 @@ use crate::Ctx;
 use crate::account::session::{is_guest_name, view_of};
 use crate::account::store::Player;
 use crate::i18n::Msg;
-use crate::protocol::{ChallengeView, SeatColor, SeekView, ServerMessage, TableOptions};
+use crate::protocol::{
+    ChallengeView, GoneReason, SeatColor, SeekView, ServerMessage, TableOptions,
+};
 use crate::refusal::Refusal;
 use crate::table::{self, Conn, to_text};
 
@@ -485,7 +487,7 @@ impl Meet {
         &self,
         ctx: &Ctx,
         id: &str,
-        reason: &str,
+        reason: GoneReason,
         may: impl FnOnce(&Challenge) -> Result<(), Refusal>,
     ) -> Result<Challenge, Refusal> {
         let challenge = {
@@ -497,7 +499,7 @@ impl Meet {
         ctx.lobby.challenge_gone(id);
         let text = to_text(&ServerMessage::ChallengeGone {
             challenge: challenge.id.clone(),
-            reason: reason.to_owned(),
+            reason,
         });
         ctx.online.send(challenge.from.id, text.clone());
         if let Some(to) = &challenge.to {
@@ -513,7 +515,7 @@ impl Meet {
         player: &Player,
         id: &str,
     ) -> Result<Msg, Refusal> {
-        let challenge = self.end_challenge(ctx, id, "accepted", |c| match &c.to {
+        let challenge = self.end_challenge(ctx, id, GoneReason::Accepted, |c| match &c.to {
             Some(to) if to.id != player.id => Err(Refusal::NoChallenge),
             _ if c.from.id == player.id => Err(Refusal::OwnChallenge),
             _ if c.options.rated && is_guest_name(&player.name) => Err(Refusal::RatedGuest),
@@ -530,7 +532,7 @@ impl Meet {
 
     /// `player` declines challenge `id` (made to them).
     pub fn decline_challenge(&self, ctx: &Ctx, player: &Player, id: &str) -> Result<Msg, Refusal> {
-        self.end_challenge(ctx, id, "declined", |c| match &c.to {
+        self.end_challenge(ctx, id, GoneReason::Declined, |c| match &c.to {
             Some(to) if to.id == player.id => Ok(()),
             _ => Err(Refusal::NoChallenge),
         })?;
@@ -539,7 +541,7 @@ impl Meet {
 
     /// `player` withdraws their challenge `id`.
     pub fn cancel_challenge(&self, ctx: &Ctx, player: &Player, id: &str) -> Result<Msg, Refusal> {
-        self.end_challenge(ctx, id, "canceled", |c| {
+        self.end_challenge(ctx, id, GoneReason::Canceled, |c| {
             if c.from.id == player.id {
                 Ok(())
             } else {
@@ -569,7 +571,7 @@ impl Meet {
             .map(|c| c.id.clone())
             .collect();
         for id in mine {
-            let _ = self.end_challenge(ctx, &id, "canceled", |_| Ok(()));
+            let _ = self.end_challenge(ctx, &id, GoneReason::Canceled, |_| Ok(()));
         }
     }
 }

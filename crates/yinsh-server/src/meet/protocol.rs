@@ -51,7 +51,23 @@ pub struct ChallengeView {
     pub created_at: i64,
 }
 
+/// Why a challenge ended (`challenge_gone`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "lowercase")]
+pub enum GoneReason {
+    /// The player challenged took it: the game's start follows.
+    Accepted,
+    /// The player challenged said no.
+    Declined,
+    /// The challenger took it back, or left.
+    Canceled,
+}
+
 /// The TypeScript of these types (`client/src/protocol.ts`).
 pub(crate) fn typescript(cfg: &ts_rs::Config) -> Vec<String> {
-    vec![SeekView::decl(cfg), ChallengeView::decl(cfg)]
+    vec![
+        SeekView::decl(cfg),
+        ChallengeView::decl(cfg),
+        GoneReason::decl(cfg),
+    ]
 }

@@ -232,8 +232,8 @@ pub enum ServerMessage {
     ChallengeGone {
         /// Its id.
         challenge: String,
-        /// `accepted`, `declined`, `canceled` (by the challenger, or they left).
-        reason: String,
+        /// Why.
+        reason: GoneReason,
     },
     /// Where the analysis of a game this connection watches is (`watch_analysis`);
     /// without its result, which `GET /api/archive/{id}/analysis` gives once done.
