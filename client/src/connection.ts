@@ -6,6 +6,7 @@
 import { t } from "./i18n";
 import type {
   AnalysisState,
+  Code,
   PlayerView,
   Request,
   SeekView,
@@ -31,10 +32,11 @@ interface LiveSearch {
   id?: number;
 }
 
-/** A request the server refused: its error code and the reason in our language. */
+/** A request the server refused: its error code and the reason in our language; or
+ * one that could not be sent (`offline`: no connection). */
 export class Refused extends Error {
   constructor(
-    readonly code: string,
+    readonly code: Code | "offline",
     readonly text: string,
   ) {
     super(text);

@@ -19,6 +19,8 @@ white: T,
  */
 black: T, };
 
+export type Code = "bad_message" | "too_large" | "rate_limited" | "no_table" | "not_open" | "too_many_tables" | "too_many_own_tables" | "unknown_command" | "command_usage" | "empty_chat" | "chat_too_long" | "chat_control" | "chat_bidi" | "chat_invisible" | "seat_taken" | "no_free_seat" | "already_seated" | "not_seated" | "game_running" | "leave_running" | "need_two_players" | "opponent_away" | "no_game" | "not_your_turn" | "stale" | "bad_action" | "illegal_action" | "out_of_time" | "bad_option" | "bad_level" | "bots_disabled" | "rated_guest" | "rated_engine" | "no_seek" | "own_seek" | "no_challenge" | "bad_position" | "bot_pairing" | "own_challenge" | "player_offline" | "too_many_challenges" | "nothing_to_take_back" | "takeback_limit" | "nothing_pending" | "already_pending" | "own_offer" | "cannot_claim" | "abort_too_late" | "result_pending" | "store_unavailable" | "table_moved" | "busy";
+
 export type ClientMessage = { 
 /**
  * Echoed in the `reply`, `error` or `pong` this message causes (`lobby` and
@@ -501,7 +503,7 @@ table?: string,
 /**
  * A stable error code (`not_your_turn`, `illegal_action`, …).
  */
-code: string, 
+code: Code, 
 /**
  * The reason, in the connection's language.
  */

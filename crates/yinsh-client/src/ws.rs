@@ -38,7 +38,7 @@ pub enum Error {
     /// The server refused a request: its code and text.
     Refused {
         /// The stable code (`not_your_turn`, …).
-        code: String,
+        code: yinsh_server::protocol::Code,
         /// The sentence.
         text: String,
     },

@@ -5,7 +5,7 @@ use std::net::SocketAddr;
 
 use yinsh_client::http;
 use yinsh_client::ws::{Connect, Error};
-use yinsh_server::protocol::{Command, Request, SeatColor, ServerMessage, TableOptions};
+use yinsh_server::protocol::{Code, Command, Request, SeatColor, ServerMessage, TableOptions};
 use yinsh_server::{Config, Server};
 
 /// A server over a new SQLite file, without bots; stopped when the guard drops.
@@ -99,7 +99,8 @@ async fn a_request_is_answered_by_its_reply_or_refused_with_a_code() {
     };
     match ws.call(start, |_| {}).await {
         Err(Error::Refused { code, text }) => {
-            assert!(!code.is_empty() && !text.is_empty(), "{code}: {text}")
+            assert_eq!(code, Code::NeedTwoPlayers, "{text}");
+            assert!(!text.is_empty())
         }
         other => panic!("a start with one player was not refused: {other:?}"),
     }

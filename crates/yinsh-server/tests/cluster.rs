@@ -679,7 +679,7 @@ async fn a_challenge_typed_at_a_table_is_held_by_the_meeting_node() {
     let paired_at = ann
         .until(|m| match m {
             ServerMessage::Paired { table, .. } => Some(Ok(table.clone())),
-            ServerMessage::Error { code, .. } => Some(Err(code.clone())),
+            ServerMessage::Error { code, .. } => Some(Err(*code)),
             _ => None,
         })
         .await
@@ -841,7 +841,7 @@ async fn a_bot_seeks_and_challenges_through_any_node() {
     let table = ann
         .until(|m| match m {
             ServerMessage::Paired { table, .. } => Some(Ok(table.clone())),
-            ServerMessage::Error { code, .. } => Some(Err(code.clone())),
+            ServerMessage::Error { code, .. } => Some(Err(*code)),
             _ => None,
         })
         .await

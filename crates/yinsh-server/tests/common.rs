@@ -293,7 +293,7 @@ impl Client {
                 code,
                 text,
                 ..
-            } if *i == id => Some(Err((code.clone(), text.clone()))),
+            } if *i == id => Some(Err((code.to_string(), text.clone()))),
             _ => None,
         })
         .await

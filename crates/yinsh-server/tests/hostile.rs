@@ -850,7 +850,7 @@ impl World {
                 } if *i == id => Some(Ok(key.clone())),
                 ServerMessage::Error {
                     id: Some(i), code, ..
-                } if *i == id => Some(Err(code.clone())),
+                } if *i == id => Some(Err(*code)),
                 other => {
                     seen.push(other.clone());
                     None
@@ -985,7 +985,7 @@ async fn answer(c: &mut Client, id: u64) -> Result<String, (String, String)> {
             code,
             text,
             ..
-        } if *i == id => Some(Err((code.clone(), text.clone()))),
+        } if *i == id => Some(Err((code.to_string(), text.clone()))),
         ServerMessage::Pong { id: Some(i) } if *i == id => Some(Ok("pong".to_owned())),
         _ => None,
     })
@@ -1103,7 +1103,7 @@ async fn non_string_tags_are_bad_messages_and_change_nothing() {
         c.send_text(text).await;
         let got = c
             .until(|m| match m {
-                ServerMessage::Error { code, .. } => Some(code.clone()),
+                ServerMessage::Error { code, .. } => Some(code.to_string()),
                 ServerMessage::Reply { .. } | ServerMessage::Pong { .. } => Some(format!("{m:?}")),
                 _ => None,
             })

@@ -31,7 +31,7 @@ async fn call(c: &mut Client, request: Request) -> (Result<String, String>, Vec<
             ServerMessage::Error {
                 id: Some(i), code, ..
             } if i == id => {
-                return (Err(code), before);
+                return (Err(code.to_string()), before);
             }
             other => before.push(other),
         }

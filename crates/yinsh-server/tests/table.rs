@@ -1,8 +1,8 @@
 //! Table commands, offers and bad input, through real connections.
 
 use yinsh_server::protocol::{
-    Command, OptionChange, Request, SeatColor, ServerMessage, StageName, TableEvent, TableOptions,
-    TableStatus, TimeSetting, VariantName,
+    Code, Command, OptionChange, Request, SeatColor, ServerMessage, StageName, TableEvent,
+    TableOptions, TableStatus, TimeSetting, VariantName,
 };
 use yinsh_server::{Config, builtin_bots};
 
@@ -148,7 +148,7 @@ async fn bad_input_is_refused_and_changes_nothing() {
     black.send_text("{not json").await;
     let e = black
         .until(|m| match m {
-            ServerMessage::Error { code, .. } => Some(code.clone()),
+            ServerMessage::Error { code, .. } => Some(*code),
             _ => None,
         })
         .await;
@@ -156,11 +156,11 @@ async fn bad_input_is_refused_and_changes_nothing() {
     black.send_text(r#"{"type":"act","id":7}"#).await;
     let e = black
         .until(|m| match m {
-            ServerMessage::Error { id, code, .. } => Some((*id, code.clone())),
+            ServerMessage::Error { id, code, .. } => Some((*id, *code)),
             _ => None,
         })
         .await;
-    assert_eq!(e, (Some(7), "bad_message".to_owned()));
+    assert_eq!(e, (Some(7), Code::BadMessage));
     black
         .send_text(&format!(
             r#"{{"type":"chat","table":"{table}","text":"{}"}}"#,
@@ -169,7 +169,7 @@ async fn bad_input_is_refused_and_changes_nothing() {
         .await;
     let e = black
         .until(|m| match m {
-            ServerMessage::Error { code, .. } => Some(code.clone()),
+            ServerMessage::Error { code, .. } => Some(*code),
             _ => None,
         })
         .await;

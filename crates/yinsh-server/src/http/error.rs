@@ -110,7 +110,7 @@ impl ApiError {
 impl From<Refusal> for ApiError {
     /// The refusal in English, with its code ([`ApiError::coded`]).
     fn from(r: Refusal) -> ApiError {
-        ApiError::coded(r.code(), &r.render(Lang::En))
+        ApiError::coded(r.code().as_str(), &r.render(Lang::En))
     }
 }
 

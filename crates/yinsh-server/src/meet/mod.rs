@@ -673,7 +673,7 @@ fn told(ctx: &Ctx, white: &Player, black: &Player, refusal: Refusal) -> Refusal 
             to_text(&ServerMessage::Error {
                 id: None,
                 table: None,
-                code: refusal.code().to_owned(),
+                code: refusal.code(),
                 text: refusal.render(crate::i18n::Lang::En),
             }),
         );

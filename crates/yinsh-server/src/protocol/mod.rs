@@ -19,6 +19,7 @@ pub use crate::analysis::protocol::*;
 pub use crate::archive::protocol::*;
 pub use crate::meet::protocol::*;
 pub use crate::rating::protocol::*;
+pub use crate::refusal::Code;
 pub use crate::table::protocol::*;
 pub use vocab::{Pair, PlayerView, SeatColor, Title, VariantName};
 
@@ -380,7 +381,7 @@ pub enum ServerMessage {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         table: Option<String>,
         /// A stable error code (`not_your_turn`, `illegal_action`, …).
-        code: String,
+        code: Code,
         /// The reason, in the connection's language.
         text: String,
     },
@@ -407,6 +408,7 @@ pub fn typescript() -> String {
         Title::decl(&cfg),
         VariantName::decl(&cfg),
         Pair::<()>::decl(&cfg),
+        Code::decl(&cfg),
         ClientMessage::decl(&cfg),
         Request::decl(&cfg),
         PlayerView::decl(&cfg),

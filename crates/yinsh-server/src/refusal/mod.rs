@@ -7,7 +7,10 @@ use yinsh::Color;
 
 use crate::i18n::{Arg, Msg};
 
+mod code;
 mod texts;
+
+pub use code::Code;
 
 /// A request refused; it changed nothing (except [`Refusal::OutOfTime`]: the game
 /// ended on time when the action came).
@@ -174,60 +177,60 @@ pub enum Refusal {
 
 impl Refusal {
     /// The stable code sent as an error's `code`.
-    pub fn code(&self) -> &'static str {
+    pub fn code(&self) -> Code {
         match self {
-            Refusal::BadMessage { .. } => "bad_message",
-            Refusal::TooLarge { .. } => "too_large",
-            Refusal::RateLimited => "rate_limited",
-            Refusal::NoTable { .. } => "no_table",
-            Refusal::NotOpen { .. } => "not_open",
-            Refusal::TooManyTables => "too_many_tables",
-            Refusal::TooManyOwnTables { .. } => "too_many_own_tables",
-            Refusal::UnknownCommand { .. } => "unknown_command",
-            Refusal::CommandUsage { .. } => "command_usage",
-            Refusal::EmptyChat => "empty_chat",
-            Refusal::ChatTooLong { .. } => "chat_too_long",
-            Refusal::ChatControl => "chat_control",
-            Refusal::ChatBidi => "chat_bidi",
-            Refusal::ChatInvisible => "chat_invisible",
-            Refusal::SeatTaken { .. } => "seat_taken",
-            Refusal::NoFreeSeat => "no_free_seat",
-            Refusal::AlreadySeated { .. } => "already_seated",
-            Refusal::NotSeated => "not_seated",
-            Refusal::GameRunning => "game_running",
-            Refusal::LeaveRunning => "leave_running",
-            Refusal::NeedTwoPlayers => "need_two_players",
-            Refusal::OpponentAway => "opponent_away",
-            Refusal::NoGame => "no_game",
-            Refusal::NotYourTurn => "not_your_turn",
-            Refusal::Stale => "stale",
-            Refusal::BadAction { .. } => "bad_action",
-            Refusal::IllegalAction { .. } => "illegal_action",
-            Refusal::OutOfTime => "out_of_time",
-            Refusal::BadOption { .. } => "bad_option",
-            Refusal::BadLevel => "bad_level",
-            Refusal::BotsDisabled => "bots_disabled",
-            Refusal::RatedGuest => "rated_guest",
-            Refusal::RatedEngine => "rated_engine",
-            Refusal::NoSeek => "no_seek",
-            Refusal::OwnSeek => "own_seek",
-            Refusal::NoChallenge => "no_challenge",
-            Refusal::BadPosition => "bad_position",
-            Refusal::BotPairing => "bot_pairing",
-            Refusal::OwnChallenge => "own_challenge",
-            Refusal::PlayerOffline { .. } => "player_offline",
-            Refusal::TooManyChallenges { .. } => "too_many_challenges",
-            Refusal::NothingToTakeBack => "nothing_to_take_back",
-            Refusal::TakebackLimit { .. } => "takeback_limit",
-            Refusal::NothingPending => "nothing_pending",
-            Refusal::AlreadyPending => "already_pending",
-            Refusal::OwnOffer => "own_offer",
-            Refusal::CannotClaim { .. } => "cannot_claim",
-            Refusal::AbortTooLate => "abort_too_late",
-            Refusal::ResultPending => "result_pending",
-            Refusal::StoreUnavailable => "store_unavailable",
-            Refusal::TableMoved => "table_moved",
-            Refusal::Busy => "busy",
+            Refusal::BadMessage { .. } => Code::BadMessage,
+            Refusal::TooLarge { .. } => Code::TooLarge,
+            Refusal::RateLimited => Code::RateLimited,
+            Refusal::NoTable { .. } => Code::NoTable,
+            Refusal::NotOpen { .. } => Code::NotOpen,
+            Refusal::TooManyTables => Code::TooManyTables,
+            Refusal::TooManyOwnTables { .. } => Code::TooManyOwnTables,
+            Refusal::UnknownCommand { .. } => Code::UnknownCommand,
+            Refusal::CommandUsage { .. } => Code::CommandUsage,
+            Refusal::EmptyChat => Code::EmptyChat,
+            Refusal::ChatTooLong { .. } => Code::ChatTooLong,
+            Refusal::ChatControl => Code::ChatControl,
+            Refusal::ChatBidi => Code::ChatBidi,
+            Refusal::ChatInvisible => Code::ChatInvisible,
+            Refusal::SeatTaken { .. } => Code::SeatTaken,
+            Refusal::NoFreeSeat => Code::NoFreeSeat,
+            Refusal::AlreadySeated { .. } => Code::AlreadySeated,
+            Refusal::NotSeated => Code::NotSeated,
+            Refusal::GameRunning => Code::GameRunning,
+            Refusal::LeaveRunning => Code::LeaveRunning,
+            Refusal::NeedTwoPlayers => Code::NeedTwoPlayers,
+            Refusal::OpponentAway => Code::OpponentAway,
+            Refusal::NoGame => Code::NoGame,
+            Refusal::NotYourTurn => Code::NotYourTurn,
+            Refusal::Stale => Code::Stale,
+            Refusal::BadAction { .. } => Code::BadAction,
+            Refusal::IllegalAction { .. } => Code::IllegalAction,
+            Refusal::OutOfTime => Code::OutOfTime,
+            Refusal::BadOption { .. } => Code::BadOption,
+            Refusal::BadLevel => Code::BadLevel,
+            Refusal::BotsDisabled => Code::BotsDisabled,
+            Refusal::RatedGuest => Code::RatedGuest,
+            Refusal::RatedEngine => Code::RatedEngine,
+            Refusal::NoSeek => Code::NoSeek,
+            Refusal::OwnSeek => Code::OwnSeek,
+            Refusal::NoChallenge => Code::NoChallenge,
+            Refusal::BadPosition => Code::BadPosition,
+            Refusal::BotPairing => Code::BotPairing,
+            Refusal::OwnChallenge => Code::OwnChallenge,
+            Refusal::PlayerOffline { .. } => Code::PlayerOffline,
+            Refusal::TooManyChallenges { .. } => Code::TooManyChallenges,
+            Refusal::NothingToTakeBack => Code::NothingToTakeBack,
+            Refusal::TakebackLimit { .. } => Code::TakebackLimit,
+            Refusal::NothingPending => Code::NothingPending,
+            Refusal::AlreadyPending => Code::AlreadyPending,
+            Refusal::OwnOffer => Code::OwnOffer,
+            Refusal::CannotClaim { .. } => Code::CannotClaim,
+            Refusal::AbortTooLate => Code::AbortTooLate,
+            Refusal::ResultPending => Code::ResultPending,
+            Refusal::StoreUnavailable => Code::StoreUnavailable,
+            Refusal::TableMoved => Code::TableMoved,
+            Refusal::Busy => Code::Busy,
         }
     }
 
@@ -298,7 +301,7 @@ impl Refusal {
     /// The text in `lang`.
     pub fn render(&self, lang: crate::i18n::Lang) -> String {
         Msg {
-            key: self.code(),
+            key: self.code().as_str(),
             args: self.args(),
         }
         .render_in(lang, texts::refusal_template(lang, self))

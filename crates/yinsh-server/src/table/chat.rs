@@ -254,7 +254,7 @@ mod tests {
             BidiControl,
             Invisible,
         ];
-        let codes: Vec<&str> = problems
+        let codes: Vec<crate::refusal::Code> = problems
             .iter()
             .map(|p| crate::refusal::Refusal::from(*p).code())
             .collect();

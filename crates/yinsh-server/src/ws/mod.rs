@@ -304,7 +304,7 @@ impl Connection {
         self.send(&ServerMessage::Error {
             id,
             table,
-            code: refusal.code().to_owned(),
+            code: refusal.code(),
             text: refusal.render(self.lang),
         });
     }

@@ -43,7 +43,7 @@ use crate::protocol::{
     ClientMessage, Command, Request, SeatColor, ServerMessage, TableOptions, TableStatus,
     TimeSetting, VariantName,
 };
-use crate::refusal::Refusal;
+use crate::refusal::{Code, Refusal};
 use crate::table::{Conn, Request as TableRequest, TableHandle};
 
 mod meet;
@@ -147,8 +147,8 @@ fn refusal(r: &Refusal) -> Response {
 }
 
 /// A refusal that came back from another node, by its code and English text.
-fn coded_refusal(code: &str, text: &str) -> Response {
-    ApiError::coded(code, text).into_response()
+fn coded_refusal(code: Code, text: &str) -> Response {
+    ApiError::coded(code.as_str(), text).into_response()
 }
 
 /// Where a table runs: at this node, or at another node of the cluster, whose relay

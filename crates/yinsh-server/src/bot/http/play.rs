@@ -159,7 +159,7 @@ pub(super) async fn refused_instead(
                     code,
                     text,
                     ..
-                }) => return Some(coded_refusal(&code, &text)),
+                }) => return Some(coded_refusal(code, &text)),
                 _ => other.push(text),
             }
         }

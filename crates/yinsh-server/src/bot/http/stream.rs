@@ -62,7 +62,7 @@ pub(super) async fn game_stream(
         // Refused at the node that runs it.
         Some(ServerMessage::Error { code, text, .. }) => {
             place.forget(&conn);
-            return coded_refusal(&code, &text);
+            return coded_refusal(code, &text);
         }
         _ => {
             place.forget(&conn);
