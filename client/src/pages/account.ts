@@ -9,6 +9,7 @@ import { t, type Key } from "../i18n";
 import type { AccountView, SessionView } from "../protocol";
 import { formatDate } from "./archive";
 import { tokensPanel } from "./tokens";
+import { api } from "../api";
 
 /** Why a wanted name or password will be refused, as the server's rules say; null if fine. */
 export function nameProblem(name: string): Key | null {
@@ -36,28 +37,6 @@ export function refusalText(status: number, serverText: string | undefined): str
       return t("account.forbidden");
     default:
       return serverText ?? t("account.failed", { status });
-  }
-}
-
-export interface Answer<T> {
-  ok: boolean;
-  status: number;
-  body: T | null;
-  error?: string;
-}
-
-/** One request to the account API with the session's cookie; never throws. */
-export async function api<T>(method: string, path: string, body?: unknown): Promise<Answer<T>> {
-  try {
-    const response = await fetch(path, {
-      method,
-      headers: body === undefined ? undefined : { "Content-Type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const json = (await response.json().catch(() => null)) as (T & { error?: string }) | null;
-    return { ok: response.ok, status: response.status, body: json, error: json?.error };
-  } catch (e) {
-    return { ok: false, status: 0, body: null, error: String(e) };
   }
 }
 

@@ -7,7 +7,7 @@ import "./account.css";
 import { h, replace } from "../dom";
 import { t, type Key } from "../i18n";
 import type { NewToken, Scope, TokenView } from "../protocol";
-import { api } from "./account";
+import { api } from "../api";
 import { formatDate } from "./archive";
 
 /** The scopes a token may carry, with what each lets a program do. */

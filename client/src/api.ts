@@ -1,0 +1,24 @@
+// JSON requests to the server's HTTP API with the session's cookie, for the pages
+// that act on the account (the account page, its tokens panel, and those to come).
+
+export interface Answer<T> {
+  ok: boolean;
+  status: number;
+  body: T | null;
+  error?: string;
+}
+
+/** One request with a JSON body (if any) and a JSON answer; never throws. */
+export async function api<T>(method: string, path: string, body?: unknown): Promise<Answer<T>> {
+  try {
+    const response = await fetch(path, {
+      method,
+      headers: body === undefined ? undefined : { "Content-Type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const json = (await response.json().catch(() => null)) as (T & { error?: string }) | null;
+    return { ok: response.ok, status: response.status, body: json, error: json?.error };
+  } catch (e) {
+    return { ok: false, status: 0, body: null, error: String(e) };
+  }
+}
