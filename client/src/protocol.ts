@@ -523,6 +523,14 @@ minutes: number,
  */
 increment: number, };
 
+export type Correspondence = { 
+/**
+ * Days per turn, one of [`DAYS_PER_TURN`]; unlimited when absent.
+ */
+days?: number, };
+
+export const DAYS_PER_TURN: readonly number[] = [1, 2, 3, 5, 7, 10, 14]; // a correspondence turn's allowances
+
 export type TableOptions = { 
 /**
  * `standard` or `blitz`.
@@ -541,6 +549,11 @@ turn_limit?: number,
  * The clocks; untimed when absent.
  */
 time?: TimeSetting, 
+/**
+ * Correspondence play (days per turn, or unlimited), instead of `time`: the game
+ * waits for players who are away, and is never adjudicated for it.
+ */
+correspondence?: Correspondence, 
 /**
  * Whether the finished game goes to the public archive.
  */
@@ -589,7 +602,11 @@ black: number, } | { "option": "rated",
 /**
  * Whether the game counts for the ratings.
  */
-on: boolean, } | { "option": "turns", 
+on: boolean, } | { "option": "correspondence", 
+/**
+ * Days per turn, or unlimited; live play when absent.
+ */
+correspondence?: Correspondence, } | { "option": "turns", 
 /**
  * The turn limit; none when absent.
  */
@@ -672,7 +689,12 @@ running?: SeatColor,
 /**
  * Seconds added after each completed turn.
  */
-increment: number, };
+increment: number, 
+/**
+ * Days per turn, in a correspondence game: each turn begins with the whole
+ * allowance on the clock of the player to act.
+ */
+days?: number, };
 
 export type BoardView = { 
 /**
@@ -1106,17 +1128,17 @@ created_at: number,
  */
 last_used_at?: number, };
 
-export type TimeClass = "bullet" | "quick" | "rapid" | "classical";
+export type TimeClass = "bullet" | "quick" | "rapid" | "classical" | "correspondence";
 
-export type RatingCategory = "standard-bullet" | "standard-quick" | "standard-rapid" | "standard-classical" | "blitz-bullet" | "blitz-quick" | "blitz-rapid" | "blitz-classical";
+export type RatingCategory = "standard-bullet" | "standard-quick" | "standard-rapid" | "standard-classical" | "standard-correspondence" | "blitz-bullet" | "blitz-quick" | "blitz-rapid" | "blitz-classical" | "blitz-correspondence";
 
-export const TIME_CLASSES: readonly TimeClass[] = ["bullet", "quick", "rapid", "classical"]; // fastest first
+export const TIME_CLASSES: readonly TimeClass[] = ["bullet", "quick", "rapid", "classical", "correspondence"]; // fastest first
 
 export const EXPECTED_TURNS = 30; // a game's expected length: minutes × 60 + EXPECTED_TURNS × increment seconds
 
-export const TIME_CLASS_BELOW: Readonly<Record<Exclude<TimeClass, "classical">, number>> = { bullet: 180, quick: 480, rapid: 1500 }; // the expected length (seconds) each class stays under
+export const TIME_CLASS_BELOW: Readonly<Record<Exclude<TimeClass, "classical" | "correspondence">, number>> = { bullet: 180, quick: 480, rapid: 1500 }; // the expected length (seconds) each class stays under
 
-export const RATING_CATEGORIES: readonly RatingCategory[] = ["standard-bullet", "standard-quick", "standard-rapid", "standard-classical", "blitz-bullet", "blitz-quick", "blitz-rapid", "blitz-classical"]; // in the order pages show them
+export const RATING_CATEGORIES: readonly RatingCategory[] = ["standard-bullet", "standard-quick", "standard-rapid", "standard-classical", "standard-correspondence", "blitz-bullet", "blitz-quick", "blitz-rapid", "blitz-classical", "blitz-correspondence"]; // in the order pages show them
 
 export type CategoryRatingView = { 
 /**

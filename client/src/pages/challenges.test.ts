@@ -15,6 +15,7 @@ const form = {
   open: false,
   name: "  Bob ",
   variant: "standard" as const,
+  pace: "",
   timed: true,
   minutes: 10,
   increment: 5,
@@ -40,6 +41,11 @@ describe("the challenge form", () => {
   it("makes it rated only with a clock", () => {
     expect(challengeChoice({ ...form, rated: true }).options.rated).toBe(true);
     expect(challengeChoice({ ...form, rated: true, timed: false }).options).toEqual({ variant: "standard", log: true });
+  });
+
+  it("sends days per turn instead of a clock for correspondence, rated only with days", () => {
+    expect(challengeChoice({ ...form, pace: "3", rated: true }).options).toEqual({ variant: "standard", log: true, correspondence: { days: 3 }, rated: true });
+    expect(challengeChoice({ ...form, pace: "unlimited", rated: true }).options).toEqual({ variant: "standard", log: true, correspondence: {} });
   });
 
   it("leaves an empty name empty (the form asks for one)", () => {

@@ -13,6 +13,7 @@ import type { ChallengeView, PlayerView, SeatColor, TableOptions, VariantName } 
 import { COPIED_MS, copyText } from "./invite";
 import { ChallengeList, challengeUrl, isMe, myColor, type ChallengeEntry } from "./meet";
 import { colorWords, gameLabel, nameEl } from "./meet-words";
+import { paceOf, paceSelect } from "./options";
 
 // ---- The challenges of this connection's player ----
 
@@ -111,12 +112,14 @@ export interface ChallengeChoice {
   color?: SeatColor;
 }
 
-/** The form's fields as a request: a name trimmed (none for an open challenge), a clock
- * when timed, rated only with one. */
+/** The form's fields as a request: a name trimmed (none for an open challenge), days
+ * per turn for correspondence (the pace's value, `paceSelect`) or else a clock when
+ * timed, rated only with either. */
 export function challengeChoice(f: {
   open: boolean;
   name: string;
   variant: VariantName;
+  pace: string;
   timed: boolean;
   minutes: number;
   increment: number;
@@ -124,8 +127,10 @@ export function challengeChoice(f: {
   color: SeatColor | "random";
 }): ChallengeChoice {
   const options: TableOptions = { variant: f.variant, log: true };
-  if (f.timed) options.time = { minutes: f.minutes || 10, increment: f.increment || 0 };
-  if (f.rated && f.timed) options.rated = true;
+  const correspondence = paceOf(f.pace);
+  if (correspondence) options.correspondence = correspondence;
+  else if (f.timed) options.time = { minutes: f.minutes || 10, increment: f.increment || 0 };
+  if (f.rated && (options.time || correspondence?.days !== undefined)) options.rated = true;
   const choice: ChallengeChoice = { options };
   if (!f.open) choice.to = f.name.trim();
   if (f.color !== "random") choice.color = f.color;
@@ -151,6 +156,7 @@ export function openChallengeForm(conn: Connection, name = ""): HTMLDialogElemen
   }) as HTMLInputElement;
   const variant = h("select", { "data-testid": "challenge-variant", "aria-label": t("lobby.variant") }) as HTMLSelectElement;
   for (const v of ["standard", "blitz"] as const) variant.append(h("option", { value: v }, t(`variant.${v}`)));
+  const pace = paceSelect(undefined, "challenge-days");
   const timed = h("input", { type: "checkbox", checked: true, "data-testid": "challenge-timed" }) as HTMLInputElement;
   const minutes = h("input", { type: "number", min: 1, max: 180, value: 10, "aria-label": t("lobby.minutes"), "data-testid": "challenge-minutes" }) as HTMLInputElement;
   const increment = h("input", { type: "number", min: 0, max: 60, value: 5, "aria-label": t("lobby.increment"), "data-testid": "challenge-increment" }) as HTMLInputElement;
@@ -169,12 +175,15 @@ export function openChallengeForm(conn: Connection, name = ""): HTMLDialogElemen
 
   const sync = () => {
     nameField.disabled = toAnyone.checked;
-    rated.disabled = guest || !timed.checked;
+    const correspondence = paceOf(pace.value);
+    timed.disabled = !!correspondence;
+    const clocked = correspondence ? correspondence.days !== undefined : timed.checked;
+    rated.disabled = guest || !clocked;
     if (rated.disabled) rated.checked = false;
-    ratedNote.textContent = guest ? t("meet.ratedGuest") : !timed.checked ? t("meet.ratedNeedsClock") : "";
-    minutes.disabled = increment.disabled = !timed.checked;
+    ratedNote.textContent = guest ? t("meet.ratedGuest") : !clocked ? t("meet.ratedNeedsClock") : "";
+    minutes.disabled = increment.disabled = !!correspondence || !timed.checked;
   };
-  for (const el of [toPlayer, toAnyone, timed]) el.addEventListener("change", sync);
+  for (const el of [toPlayer, toAnyone, timed, pace]) el.addEventListener("change", sync);
   sync();
 
   const fields = h(
@@ -188,6 +197,7 @@ export function openChallengeForm(conn: Connection, name = ""): HTMLDialogElemen
       h("label", {}, h("span", { class: "whom-choice" }, toAnyone, h("span", {}, t("meet.toAnyone")))),
     ),
     h("label", {}, h("span", { class: "field-name" }, t("lobby.variant")), variant),
+    h("label", {}, h("span", { class: "field-name" }, t("lobby.pace")), pace),
     h(
       "label",
       {},
@@ -228,6 +238,7 @@ export function openChallengeForm(conn: Connection, name = ""): HTMLDialogElemen
       open: toAnyone.checked,
       name: nameField.value,
       variant: variant.value as VariantName,
+      pace: pace.value,
       timed: timed.checked,
       minutes: Number(minutes.value),
       increment: Number(increment.value),

@@ -11,7 +11,7 @@ import type { PlayerView, SeatColor, Stats, TableOptions, TableSummary } from ".
 import { resultSummary } from "./result-words";
 import { sections, pickColor, type TableState } from "./lobby-sections";
 import { nameMarks } from "./guest";
-import { describeOptions } from "./options";
+import { describeOptions, paceOf, paceSelect } from "./options";
 import { nameOrLink, playerLink, ratedMark } from "./ratings";
 import { fillLevels } from "./engine-levels";
 import { quickPairing } from "./quick";
@@ -330,6 +330,8 @@ export function optionsForm(initial?: TableOptions, guest = true): OptionsForm {
   timed.checked = !!o.time;
   const minutes = h("input", { type: "number", min: 1, max: 180, value: o.time?.minutes ?? 10, name: "minutes", "data-testid": "opt-minutes", "aria-label": t("lobby.minutes") }) as HTMLInputElement;
   const increment = h("input", { type: "number", min: 0, max: 60, value: o.time?.increment ?? 0, name: "increment", "data-testid": "opt-increment", "aria-label": t("lobby.increment") }) as HTMLInputElement;
+  // Live play, or correspondence: days per turn or unlimited (it replaces the clock).
+  const days = paceSelect(o.correspondence, "opt-days");
   const rated = h("input", { type: "checkbox", name: "rated", "data-testid": "opt-rated" }) as HTMLInputElement;
   rated.checked = !!o.rated;
   const ratedHint = h("span", { class: "rated-hint", "data-testid": "rated-hint" });
@@ -347,6 +349,7 @@ export function optionsForm(initial?: TableOptions, guest = true): OptionsForm {
     "form",
     { class: "options" },
     h("label", {}, t("lobby.variant"), " ", variant),
+    h("label", {}, t("lobby.pace"), " ", days),
     // Each number stays on one line with its unit ("+ Sek." must not break after the "+").
     h("label", {}, timed, " ", t("lobby.time"), " ", unit(minutes, t("lobby.minutes")), " ", unit(increment, t("lobby.increment"))),
     h("div", { class: "opt-rated" }, h("label", {}, rated, " ", t("rating.option")), ratedHint),
@@ -359,7 +362,12 @@ export function optionsForm(initial?: TableOptions, guest = true): OptionsForm {
   let isGuest = guest;
   /** What a rated game allows: the box itself, the archive, a handicap, a turn limit. */
   const sync = (): void => {
-    const blocked = isGuest ? "rating.guestOnly" : !timed.checked ? "rating.needsClock" : null;
+    const correspondence = days.value !== "";
+    timed.disabled = correspondence;
+    if (correspondence) timed.checked = false;
+    minutes.disabled = increment.disabled = correspondence || !timed.checked;
+    const clocked = timed.checked || (correspondence && days.value !== "unlimited");
+    const blocked = isGuest ? "rating.guestOnly" : !clocked ? "rating.needsClock" : null;
     rated.disabled = blocked !== null;
     if (blocked) rated.checked = false;
     const on = rated.checked;
@@ -376,12 +384,15 @@ export function optionsForm(initial?: TableOptions, guest = true): OptionsForm {
   ratedHint.id = `rated-hint-${++formCount}`;
   rated.setAttribute("aria-describedby", ratedHint.id);
   timed.addEventListener("change", sync);
+  days.addEventListener("change", sync);
   rated.addEventListener("change", sync);
   sync();
 
   const read = (): TableOptions => {
     const options: TableOptions = { variant: variant.value as TableOptions["variant"], log: log.checked };
-    if (timed.checked) options.time = { minutes: Number(minutes.value) || 10, increment: Number(increment.value) || 0 };
+    const correspondence = paceOf(days.value);
+    if (correspondence) options.correspondence = correspondence;
+    else if (timed.checked) options.time = { minutes: Number(minutes.value) || 10, increment: Number(increment.value) || 0 };
     if (handicapOn.checked) options.handicap = { white: Number(hw.value) || 3, black: Number(hb.value) || 3 };
     if (turns.value.trim() !== "") options.turn_limit = Number(turns.value);
     if (rated.checked) options.rated = true;

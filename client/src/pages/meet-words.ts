@@ -6,6 +6,7 @@ import { t } from "../i18n";
 import type { PlayerView, SeatColor, TableOptions, TimeSetting } from "../protocol";
 import { nameMarks } from "./guest";
 import { speedOf, timeLabel } from "./meet";
+import { paceWords } from "./options";
 
 /** `5+3 Quick`: the clock as players say it, and its class. */
 export function clockWords(time: TimeSetting): string {
@@ -14,7 +15,8 @@ export function clockWords(time: TimeSetting): string {
 
 /** `Standard · 5+3 Quick · Casual`, with a handicap and a turn limit when set. */
 export function gameLabel(o: TableOptions): string {
-  const parts = [t(`variant.${o.variant}`), o.time ? clockWords(o.time) : t("opt.untimed")];
+  const pace = o.correspondence ? paceWords(o.correspondence) : o.time ? clockWords(o.time) : t("opt.untimed");
+  const parts = [t(`variant.${o.variant}`), pace];
   if (o.handicap) parts.push(t("opt.handicap", { white: o.handicap.white, black: o.handicap.black }));
   if (o.turn_limit) parts.push(t("opt.turns", { turns: o.turn_limit }));
   parts.push(o.rated ? t("meet.rated") : t("meet.casual"));

@@ -72,7 +72,7 @@ export type Speed = TimeClass;
  */
 export function speedOf(time: TimeSetting): Speed {
   const secs = time.minutes * 60 + EXPECTED_TURNS * time.increment;
-  return TIME_CLASSES.find((c) => c === "classical" || secs < TIME_CLASS_BELOW[c]) ?? "classical";
+  return TIME_CLASSES.find((c) => c === "classical" || (c !== "correspondence" && secs < TIME_CLASS_BELOW[c])) ?? "classical";
 }
 
 /** Whether two options ask for the same game (what the server pairs). */

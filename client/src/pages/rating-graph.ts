@@ -167,7 +167,7 @@ export function distinctLabels<T extends { x: number; label: string; anchor: "st
 
 /** The line style of a category: a colour by time class, dashed for the Blitz variant. */
 export function lineStyle(category: string): { color: string; dash: string | null } {
-  const colors: Record<string, string> = { bullet: "#b35900", quick: "#1f5fbf", rapid: "#2e7d32", classical: "#6a3d9a" };
+  const colors: Record<string, string> = { bullet: "#b35900", quick: "#1f5fbf", rapid: "#2e7d32", classical: "#6a3d9a", correspondence: "#8d6e00" };
   const [variant, cls] = category.split("-");
   return { color: colors[cls] ?? "#5f6368", dash: variant === "blitz" ? "6 4" : null };
 }

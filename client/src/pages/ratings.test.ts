@@ -18,16 +18,18 @@ import {
 } from "./ratings";
 
 describe("categories", () => {
-  it("lists the server's eight, standard first, fastest first", () => {
+  it("lists the server's ten, standard first, fastest first, correspondence last", () => {
     expect(CATEGORIES).toEqual([
       "standard-bullet",
       "standard-quick",
       "standard-rapid",
       "standard-classical",
+      "standard-correspondence",
       "blitz-bullet",
       "blitz-quick",
       "blitz-rapid",
       "blitz-classical",
+      "blitz-correspondence",
     ]);
   });
 
@@ -45,6 +47,9 @@ describe("categories", () => {
     expect(of("standard", 24, 0)).toBe("standard-rapid");
     expect(of("standard", 25, 0)).toBe("standard-classical");
     expect(of("blitz", 5, 3)).toBe("blitz-quick");
+    // Days per turn rate in their own category; unlimited games are not rated.
+    expect(categoryOf({ variant: "blitz", correspondence: { days: 3 } })).toBe("blitz-correspondence");
+    expect(categoryOf({ variant: "standard", correspondence: {} })).toBeNull();
   });
 
   it("names a category by its variant and time class, and leaves an unknown one as it is", () => {

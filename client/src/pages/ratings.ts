@@ -23,15 +23,19 @@ export function sortByCategory<T>(items: readonly T[], category: (item: T) => st
   return [...items].sort((a, b) => rank(category(a)) - rank(category(b)) || category(a).localeCompare(category(b)));
 }
 
-/** The category a game with these options is rated in (`standard-quick`), `null` when untimed. */
-export function categoryOf(o: Pick<TableOptions, "variant" | "time">): RatingCategory | null {
+/**
+ * The category a game with these options is rated in (`standard-quick`,
+ * `blitz-correspondence`), `null` when untimed or unlimited.
+ */
+export function categoryOf(o: Pick<TableOptions, "variant" | "time" | "correspondence">): RatingCategory | null {
+  if (o.correspondence) return o.correspondence.days === undefined ? null : `${o.variant}-correspondence`;
   if (!o.time) return null;
   return `${o.variant}-${speedOf(o.time)}`;
 }
 
 /** A category in words: `Standard · Rapid`, `Blitz · Bullet`; an unknown one as it is. */
 export function categoryLabel(category: string): string {
-  const m = /^(standard|blitz)-(bullet|quick|rapid|classical)$/.exec(category);
+  const m = /^(standard|blitz)-(bullet|quick|rapid|classical|correspondence)$/.exec(category);
   if (!m) return category;
   return `${t(`variant.${m[1]}` as Key)} · ${t(`speed.${m[2]}` as Key)}`;
 }

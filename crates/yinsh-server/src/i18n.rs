@@ -219,7 +219,7 @@ pub const EN: &[(&str, &str)] = &[
     (
         "help",
         "Commands: /join [white|black], /leave, /start, /option log on|off, /option rated on|off, \
-         /option time <min>[+<sec>]|off, /option variant standard|blitz, \
+         /option time <min>[+<sec>]|off, /option days <n>|unlimited|off, /option variant standard|blitz, \
          /option handicap <white> <black>, /option turns <n>|off, /option engine quick|full, \
          /bot [level], /resign, /draw, /takeback, /accept, /decline, /claim [draw], /abort, /who, /help.",
     ),
@@ -287,7 +287,7 @@ pub const NL: &[(&str, &str)] = &[
     (
         "help",
         "Commando's: /join [white|black], /leave, /start, /option log on|off, /option rated on|off, \
-         /option time <min>[+<sec>]|off, /option variant standard|blitz, \
+         /option time <min>[+<sec>]|off, /option days <n>|unlimited|off, /option variant standard|blitz, \
          /option handicap <white> <black>, /option turns <n>|off, /option engine quick|full, \
          /bot [level], /resign, /draw, /takeback, /accept, /decline, /claim [draw], /abort, /who, /help.",
     ),
@@ -355,7 +355,7 @@ pub const PL: &[(&str, &str)] = &[
     (
         "help",
         "Polecenia: /join [white|black], /leave, /start, /option log on|off, /option rated on|off, \
-         /option time <min>[+<sec>]|off, /option variant standard|blitz, \
+         /option time <min>[+<sec>]|off, /option days <n>|unlimited|off, /option variant standard|blitz, \
          /option handicap <white> <black>, /option turns <n>|off, /option engine quick|full, \
          /bot [level], /resign, /draw, /takeback, /accept, /decline, /claim [draw], /abort, /who, /help.",
     ),
@@ -432,7 +432,7 @@ pub const DE: &[(&str, &str)] = &[
     (
         "help",
         "Befehle: /join [white|black], /leave, /start, /option log on|off, /option rated on|off, \
-         /option time <min>[+<sec>]|off, /option variant standard|blitz, \
+         /option time <min>[+<sec>]|off, /option days <n>|unlimited|off, /option variant standard|blitz, \
          /option handicap <white> <black>, /option turns <n>|off, /option engine quick|full, \
          /bot [level], /resign, /draw, /takeback, /accept, /decline, /claim [draw], /abort, /who, /help.",
     ),

@@ -727,3 +727,48 @@ async fn a_bot_seeks_and_is_paired_only_with_people_who_welcome_bots() {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }
+
+#[tokio::test]
+async fn a_correspondence_game_is_agreed_and_streamed_with_its_days_per_turn() {
+    let server = TestServer::start().await;
+    let (_, ann) = account(&server, "Ann", &["board:play", "challenge:write"]).await;
+    let (_, cy) = account(&server, "Cy", &["board:play", "challenge:write"]).await;
+    let (_, mut ann_events) = Lines::open(server.addr, "/api/stream/event", &ann).await;
+    let (_, mut cy_events) = Lines::open(server.addr, "/api/stream/event", &cy).await;
+    for bad in ["days=4", "days=0", "days=300", "days=3&clock.limit=300"] {
+        let (status, body) = post(&server, &ann, "/api/challenge/cy", bad).await;
+        assert_eq!(status, 400, "{bad}: {body}");
+        if bad == "days=4" {
+            let text = body["error"].as_str().unwrap();
+            assert!(text.contains("[1, 2, 3, 5, 7, 10, 14]"), "{text}");
+        }
+    }
+    let (status, made) = post(
+        &server,
+        &ann,
+        "/api/challenge/cy",
+        "days=3&rated=true&color=white",
+    )
+    .await;
+    assert_eq!(status, 200, "{made}");
+    assert_eq!(
+        made["challenge"]["options"]["correspondence"],
+        json!({"days": 3})
+    );
+    let id = made["challenge"]["id"].as_str().unwrap().to_owned();
+    cy_events.until("challenge").await;
+    let accept = format!("/api/challenge/{id}/accept");
+    assert_eq!(post(&server, &cy, &accept, "").await.0, 200);
+    let table = ann_events.until("gameStart").await["game"]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let (_, mut stream) =
+        Lines::open(server.addr, &format!("/api/board/game/stream/{table}"), &cy).await;
+    let full = stream.next().await.unwrap();
+    assert_eq!(full["type"], "gameFull", "{full}");
+    assert_eq!(full["speed"], "correspondence", "{full}");
+    assert_eq!(full["daysPerTurn"], 3, "{full}");
+    assert_eq!(full["rated"], true, "{full}");
+    assert_eq!(full["clock"], Value::Null, "no live clock: {full}");
+}

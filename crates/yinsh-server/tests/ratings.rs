@@ -127,7 +127,7 @@ async fn rated_games(server: &TestServer) {
     assert_eq!(status, 400, "{body}");
     let (status, all) = ann.send("GET", "/api/leaderboard", None).await;
     assert_eq!(status, 200);
-    assert_eq!(all.as_array().unwrap().len(), 8, "every category");
+    assert_eq!(all.as_array().unwrap().len(), 10, "every category");
 
     // The engine's levels with their estimated ratings, weakest first.
     let (status, levels) = ann.send("GET", "/api/engine", None).await;

@@ -74,6 +74,7 @@ async fn exercise(store: Arc<dyn Store>) {
             minutes: 1,
             increment: 0,
         }),
+        correspondence: None,
         log: true,
         rated: false,
         position: None,

@@ -9,7 +9,7 @@ vi.mock("../../i18n", () => ({
 
 import type { ClockView, GameView, PlayerView, TableView } from "../../protocol";
 import { barSides } from "../player-bar";
-import { barModel, clockMs, thinkingText, thoughtDepth } from "./seats";
+import { barModel, clockMs, clockText, thinkingText, thoughtDepth } from "./seats";
 
 const ann: PlayerView = { id: 1, name: "ann", online: true } as PlayerView;
 const bob: PlayerView = { id: 2, name: "bob", online: false } as PlayerView;
@@ -94,5 +94,16 @@ describe("the engine's thinking", () => {
     expect(thoughtDepth(thought, "black", 5)).toBeNull();
     expect(thoughtDepth(thought, "white", 4)).toBeNull();
     expect(thoughtDepth(null, "black", 4)).toBeNull();
+  });
+});
+
+describe("a correspondence clock", () => {
+  it("says days and hours, then hours and minutes, then the last hour as a live clock", () => {
+    const h = 3_600_000;
+    expect(clockText(2 * 24 * h + 4 * h + 59_000, { days: 3 })).toBe("clock.daysHours(days=2,hours=4)");
+    expect(clockText(5 * h + 12 * 60_000, { days: 1 })).toBe("clock.hoursMinutes(hours=5,minutes=12)");
+    expect(clockText(h - 1000, { days: 1 })).toBe("59:59");
+    // A live clock of over an hour stays minutes and seconds.
+    expect(clockText(2 * h, {})).toBe("120:00");
   });
 });

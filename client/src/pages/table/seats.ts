@@ -46,6 +46,19 @@ export interface BarModel {
 }
 
 /** The bar of seat `c` for a reader in `seat` (none: a spectator). */
+/**
+ * A clock as shown: `4:59` live; by correspondence the time left for the turn, `2 d 4 h`,
+ * `5 h 12 min`, and `12:30` in its last hour.
+ */
+export function clockText(ms: number, clocks: Pick<ClockView, "days">): string {
+  if (clocks.days === undefined || ms < HOUR_MS) return formatClock(ms);
+  const hours = Math.floor(ms / HOUR_MS);
+  if (hours >= 24) return t("clock.daysHours", { days: Math.floor(hours / 24), hours: hours % 24 });
+  return t("clock.hoursMinutes", { hours, minutes: Math.floor((ms % HOUR_MS) / 60_000) });
+}
+
+const HOUR_MS = 3_600_000;
+
 export function barModel(view: TableView, c: SeatColor, seat: SeatColor | null): BarModel {
   const p = view.seats[c];
   const game = view.game;
@@ -195,7 +208,8 @@ export class Seats {
 
   private clockEl(c: SeatColor, clocks: ClockView): HTMLElement {
     const ms = this.clockNow(clocks, c);
-    const el = h("span", { class: "clock", "data-testid": `clock-${c}` }, formatClock(ms));
+    const el = h("span", { class: "clock", "data-testid": `clock-${c}` }, clockText(ms, clocks));
+    if (clocks.days !== undefined) el.title = t("clock.perTurn", { days: clocks.days });
     // As `tick` marks it, also when the clock stands still (a game lost on time).
     el.classList.toggle("low", ms < LOW_MS);
     this.clockEls.set(c, el);
@@ -214,7 +228,7 @@ export class Seats {
     if (clocks) {
       for (const [c, el] of this.clockEls) {
         const ms = this.clockNow(clocks, c);
-        el.textContent = formatClock(ms);
+        el.textContent = clockText(ms, clocks);
         el.classList.toggle("low", ms < LOW_MS);
         if (c === this.ctx.seat() && gameRunning(view!) && ms < LOW_MS && clocks.running === c && this.lowWarned !== `${game!.id}`) {
           this.lowWarned = `${game!.id}`;

@@ -207,6 +207,14 @@ describe("optionChanges", () => {
     ]);
   });
 
+  it("switches between a clock and days per turn in one change, a rated game too", () => {
+    const rated = { ...casual, rated: true };
+    const days = { variant: "standard" as const, log: true, rated: true, correspondence: { days: 3 } };
+    expect(optionChanges(rated, days)).toEqual([{ option: "correspondence", correspondence: { days: 3 } }]);
+    expect(optionChanges(days, rated)).toEqual([{ option: "time", time: { minutes: 3, increment: 0 } }]);
+    expect(optionChanges({ ...days, rated: false }, { variant: "standard", log: true })).toEqual([{ option: "correspondence", correspondence: undefined }]);
+  });
+
   it("sets a handicap after the variant, which would clear it", () => {
     expect(optionChanges(casual, { ...casual, variant: "blitz", handicap: { white: 1, black: 2 } })).toEqual([
       { option: "variant", variant: "blitz" },

@@ -231,7 +231,18 @@ export function optionChanges(old: TableOptions, next: TableOptions): OptionChan
   if (next.handicap && (handicapChanged || next.variant !== old.variant)) {
     changes.push({ option: "handicap", white: next.handicap.white, black: next.handicap.black });
   }
-  if (JSON.stringify(next.time ?? null) !== JSON.stringify(old.time ?? null)) changes.push({ option: "time", time: next.time });
+  // A clock and days per turn replace each other (the server clears the other one):
+  // switching between them is one change, so that a rated game is never left without.
+  const timeChanged = JSON.stringify(next.time ?? null) !== JSON.stringify(old.time ?? null);
+  const daysChanged = JSON.stringify(next.correspondence ?? null) !== JSON.stringify(old.correspondence ?? null);
+  if (next.time) {
+    if (timeChanged) changes.push({ option: "time", time: next.time });
+  } else if (next.correspondence) {
+    if (daysChanged) changes.push({ option: "correspondence", correspondence: next.correspondence });
+  } else {
+    if (timeChanged) changes.push({ option: "time", time: undefined });
+    if (daysChanged) changes.push({ option: "correspondence", correspondence: undefined });
+  }
   if ((next.turn_limit ?? null) !== (old.turn_limit ?? null)) changes.push({ option: "turns", limit: next.turn_limit });
   if (next.log !== old.log) changes.push({ option: "log", on: next.log });
   if (!!next.engine_full !== !!old.engine_full) changes.push({ option: "engine", full: !!next.engine_full });

@@ -79,6 +79,7 @@ pub fn imported(
         }),
         turn_limit: record.rules.turn_limit,
         time,
+        correspondence: None,
         log: true,
         rated: false,
         position: record.position.map(|p| p.to_fen()),

@@ -11,8 +11,9 @@ use serde::Serialize;
 use crate::follow::Follower;
 use crate::protocol::{
     ChallengeView, ClockView, Ending, GameView, GoneReason, PlayerView, ResultView, SeatColor,
-    ServerMessage, TableEvent, TableView, VariantName,
+    ServerMessage, TableEvent, TableOptions, TableView, VariantName,
 };
+use crate::rating::category::{TimeClass, estimated_secs};
 use crate::vocab::PlayerId;
 
 /// One player of a game, as the streams name them.
@@ -39,6 +40,18 @@ impl StreamPlayer {
             title: view.title,
             ai_level: view.bot,
         }
+    }
+}
+
+/// A game's speed, as the bot API names it: the time class of its live clock,
+/// `correspondence`, or `unlimited` (an untimed live game).
+pub fn speed_of(options: &TableOptions) -> &'static str {
+    if options.correspondence.is_some() {
+        return TimeClass::Correspondence.name();
+    }
+    match options.time {
+        Some(t) => TimeClass::of(estimated_secs(t.minutes, t.increment)).name(),
+        None => "unlimited",
     }
 }
 
@@ -184,6 +197,12 @@ pub enum GameLine {
         turn_limit: Option<u16>,
         /// The clock, for a timed game.
         clock: Option<StreamClock>,
+        /// Its speed: the time class of a live clock (`bullet`, `quick`, `rapid`,
+        /// `classical`), `correspondence`, or `unlimited` for an untimed live game.
+        speed: &'static str,
+        /// Days per turn, in a correspondence game (absent when unlimited).
+        #[serde(rename = "daysPerTurn", skip_serializing_if = "Option::is_none")]
+        days_per_turn: Option<u8>,
         /// Whether it is rated.
         rated: bool,
         /// `startpos`, or the position string the game began from.
@@ -305,6 +324,8 @@ impl GameStream {
                 initial: u64::from(t.minutes) * 60_000,
                 increment: u64::from(t.increment) * 1000,
             }),
+            speed: speed_of(options),
+            days_per_turn: options.correspondence.and_then(|c| c.days),
             rated: options.rated,
             initial_fen: options
                 .position

@@ -116,6 +116,18 @@ pub fn time_control_of(options: &TableOptions) -> Option<TimeControl> {
         .map(|t| TimeControl::minutes(t.minutes, t.increment))
 }
 
+/// The clocks a game under `options` begins with: a live clock, days per turn in a
+/// correspondence game, or none (untimed, or unlimited correspondence).
+pub fn clocks_of(options: &TableOptions, now: Instant) -> Option<Clocks> {
+    match options.correspondence {
+        Some(c) => c.days.map(|days| Clocks::per_turn(days, now)),
+        None => time_control_of(options).map(|tc| Clocks::new(tc, now)),
+    }
+}
+
+/// A day, for correspondence clocks.
+pub const DAY: Duration = Duration::from_secs(24 * 3600);
+
 /// Server-side chess clocks: time left for each player and, while the running one
 /// (the player to act) runs, since when.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -129,6 +141,9 @@ pub struct Clocks {
     /// When the running clock last started; `None` while the clocks stand still (the
     /// game is over, or the store is down: nobody's time).
     pub since: Option<Instant>,
+    /// Correspondence clocks: each turn begins with the whole allowance (`initial`)
+    /// again, rather than with what was left.
+    pub per_turn: bool,
 }
 
 impl Clocks {
@@ -143,6 +158,22 @@ impl Clocks {
             initial,
             increment: Duration::from_secs(u64::from(tc.increment_secs)),
             since: Some(now),
+            per_turn: false,
+        }
+    }
+
+    /// Correspondence clocks of `days` per turn, the running one starting `now`.
+    pub fn per_turn(days: u8, now: Instant) -> Clocks {
+        let initial = DAY * u32::from(days);
+        Clocks {
+            remaining: ByColor {
+                white: initial,
+                black: initial,
+            },
+            initial,
+            increment: Duration::ZERO,
+            since: Some(now),
+            per_turn: true,
         }
     }
 
@@ -207,7 +238,7 @@ impl Game {
             id,
             start,
             position: start,
-            clocks: time_control_of(&options).map(|tc| Clocks::new(tc, now)),
+            clocks: clocks_of(&options, now),
             options,
             started_at,
             actions: Vec::new(),
@@ -245,12 +276,20 @@ impl Game {
     }
 
     /// The clocks after `actor` completes an action at `now` that leaves `after` to
-    /// act: their time is charged, and the increment added when the turn passes.
+    /// act: their time is charged, and the increment added when the turn passes (for
+    /// correspondence clocks, both begin the next turn with the whole allowance).
     pub fn clocks_after(&self, actor: Color, after: &Position, now: Instant) -> Option<Clocks> {
         let mut clocks = self.clocks?;
         clocks.remaining[actor] = clocks.left(actor, true, now);
         if !after.is_over() && after.turn() != actor {
-            clocks.remaining[actor] += clocks.increment;
+            if clocks.per_turn {
+                clocks.remaining = ByColor {
+                    white: clocks.initial,
+                    black: clocks.initial,
+                };
+            } else {
+                clocks.remaining[actor] += clocks.increment;
+            }
         }
         clocks.since = Some(now);
         Some(clocks)
@@ -273,6 +312,19 @@ impl Game {
             if let Some(clocks) = self.clocks.as_mut() {
                 clocks.since.get_or_insert(now);
             }
+        }
+    }
+
+    /// Starts the clock of the player to act as if it had run since `since_ms` (wall
+    /// clock, milliseconds since 1970; `now_ms` is now): what it had then, less the
+    /// time since, from `now` (a restored correspondence game, whose days run while
+    /// the server is down).
+    pub fn run_clocks_since(&mut self, since_ms: i64, now_ms: i64, now: Instant) {
+        let Some(color) = self.to_act() else { return };
+        if let Some(clocks) = self.clocks.as_mut() {
+            let elapsed = Duration::from_millis(now_ms.saturating_sub(since_ms).max(0) as u64);
+            clocks.remaining[color] = clocks.remaining[color].saturating_sub(elapsed);
+            clocks.since = Some(now);
         }
     }
 
@@ -356,6 +408,7 @@ impl Game {
             black_ms: ms(Color::Black),
             running: running.map(SeatColor::from),
             increment: clocks.increment.as_secs() as u32,
+            days: self.options.correspondence.and_then(|c| c.days),
         })
     }
 
@@ -555,6 +608,43 @@ mod tests {
         assert_eq!(c.remaining.white, Duration::from_secs(57));
         assert_eq!(c.remaining.black, Duration::from_secs(60));
         assert_eq!(g.deadline(), Some(start + Duration::from_secs(60)));
+    }
+
+    #[test]
+    fn correspondence_turns_begin_with_the_whole_allowance() {
+        let g = game(TableOptions {
+            correspondence: Some(crate::protocol::Correspondence { days: Some(2) }),
+            ..TableOptions::default()
+        });
+        let start = g.clocks.unwrap().since.unwrap();
+        assert_eq!(g.deadline(), Some(start + DAY * 2));
+        let hours = |h: u64| Duration::from_secs(h * 3600);
+        // An action that keeps the turn (a removal after a row) is charged…
+        let same = g
+            .clocks_after(Color::White, &g.position, start + hours(5))
+            .unwrap();
+        assert_eq!(same.remaining.white, DAY * 2 - hours(5));
+        // …and one that passes it gives both players their whole two days again.
+        let mut after = g.position;
+        after.play("e3".parse().unwrap()).unwrap();
+        let c = g
+            .clocks_after(Color::White, &after, start + hours(30))
+            .unwrap();
+        assert_eq!(c.remaining.white, DAY * 2);
+        assert_eq!(c.remaining.black, DAY * 2);
+        assert_eq!(c.since, Some(start + hours(30)));
+        let view = Game {
+            clocks: Some(c),
+            ..g.clone()
+        }
+        .clock_view(start + hours(30));
+        assert_eq!(view.unwrap().days, Some(2));
+        // Unlimited correspondence has no clock at all.
+        let unlimited = game(TableOptions {
+            correspondence: Some(crate::protocol::Correspondence { days: None }),
+            ..TableOptions::default()
+        });
+        assert_eq!(unlimited.clocks, None);
     }
 
     #[test]

@@ -151,6 +151,9 @@ fn fresh_id() -> String {
 /// whether it is rated; a seek asks for nothing else.
 fn seek_options(options: &TableOptions) -> Result<TableOptions, Refusal> {
     let bad = |reason| Err(Refusal::BadOption { reason });
+    if options.correspondence.is_some() {
+        return bad("quick pairing is live: a correspondence game is agreed by challenge");
+    }
     if options.time.is_none() {
         return bad("quick pairing needs a clock");
     }

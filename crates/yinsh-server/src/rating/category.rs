@@ -31,29 +31,32 @@ pub enum TimeClass {
     Rapid,
     /// 25 minutes or more.
     Classical,
+    /// Correspondence play: days per turn.
+    Correspondence,
 }
 
 impl TimeClass {
     /// Every class, fastest first.
-    pub const ALL: [TimeClass; 4] = [
+    pub const ALL: [TimeClass; 5] = [
         TimeClass::Bullet,
         TimeClass::Quick,
         TimeClass::Rapid,
         TimeClass::Classical,
+        TimeClass::Correspondence,
     ];
 
     /// The expected length (seconds) a game of this class stays under; none for the
-    /// slowest.
+    /// slowest live class and for correspondence.
     pub const fn below(self) -> Option<u32> {
         match self {
             TimeClass::Bullet => Some(180),
             TimeClass::Quick => Some(480),
             TimeClass::Rapid => Some(1500),
-            TimeClass::Classical => None,
+            TimeClass::Classical | TimeClass::Correspondence => None,
         }
     }
 
-    /// The class of a game expected to last `secs`.
+    /// The class of a live game expected to last `secs`.
     pub fn of(secs: u32) -> TimeClass {
         TimeClass::ALL
             .into_iter()
@@ -61,13 +64,14 @@ impl TimeClass {
             .unwrap_or(TimeClass::Classical)
     }
 
-    /// `bullet`, `quick`, `rapid`, `classical`.
+    /// `bullet`, `quick`, `rapid`, `classical`, `correspondence`.
     pub fn name(self) -> &'static str {
         match self {
             TimeClass::Bullet => "bullet",
             TimeClass::Quick => "quick",
             TimeClass::Rapid => "rapid",
             TimeClass::Classical => "classical",
+            TimeClass::Correspondence => "correspondence",
         }
     }
 }
@@ -85,6 +89,8 @@ pub enum RatingCategory {
     StandardRapid,
     /// Standard, classical.
     StandardClassical,
+    /// Standard, correspondence.
+    StandardCorrespondence,
     /// Blitz, bullet.
     BlitzBullet,
     /// Blitz, quick.
@@ -93,32 +99,41 @@ pub enum RatingCategory {
     BlitzRapid,
     /// Blitz, classical.
     BlitzClassical,
+    /// Blitz, correspondence.
+    BlitzCorrespondence,
 }
 
 impl RatingCategory {
     /// Every category, in the order pages show them.
-    pub const ALL: [RatingCategory; 8] = [
+    pub const ALL: [RatingCategory; 10] = [
         RatingCategory::StandardBullet,
         RatingCategory::StandardQuick,
         RatingCategory::StandardRapid,
         RatingCategory::StandardClassical,
+        RatingCategory::StandardCorrespondence,
         RatingCategory::BlitzBullet,
         RatingCategory::BlitzQuick,
         RatingCategory::BlitzRapid,
         RatingCategory::BlitzClassical,
+        RatingCategory::BlitzCorrespondence,
     ];
 
     /// Their names, in the order of [`RatingCategory::ALL`].
-    const NAMES: [&'static str; 8] = [
+    const NAMES: [&'static str; 10] = [
         "standard-bullet",
         "standard-quick",
         "standard-rapid",
         "standard-classical",
+        "standard-correspondence",
         "blitz-bullet",
         "blitz-quick",
         "blitz-rapid",
         "blitz-classical",
+        "blitz-correspondence",
     ];
+
+    /// Time classes a variant has.
+    const CLASSES: usize = TimeClass::ALL.len();
 
     /// Its place in [`RatingCategory::ALL`] (the variants are declared in that order).
     fn index(self) -> usize {
@@ -129,14 +144,14 @@ impl RatingCategory {
     pub fn of(variant: VariantName, class: TimeClass) -> RatingCategory {
         let offset = match variant {
             VariantName::Standard => 0,
-            VariantName::Blitz => 4,
+            VariantName::Blitz => RatingCategory::CLASSES,
         };
         RatingCategory::ALL[offset + class as usize]
     }
 
     /// Its variant.
     pub fn variant(self) -> VariantName {
-        if self.index() < 4 {
+        if self.index() < RatingCategory::CLASSES {
             VariantName::Standard
         } else {
             VariantName::Blitz
@@ -145,7 +160,7 @@ impl RatingCategory {
 
     /// Its time class.
     pub fn class(self) -> TimeClass {
-        TimeClass::ALL[self.index() % 4]
+        TimeClass::ALL[self.index() % RatingCategory::CLASSES]
     }
 
     /// `standard-rapid`, `blitz-bullet`, … (as the wire and the store write it).
@@ -165,9 +180,16 @@ impl std::fmt::Display for RatingCategory {
     }
 }
 
-/// The rating category of a game with `options`: `None` for an untimed game, which
-/// cannot be rated.
+/// The rating category of a game with `options`: `None` for an untimed game (or
+/// unlimited correspondence), which cannot be rated.
 pub fn category(options: &TableOptions) -> Option<RatingCategory> {
+    if let Some(c) = options.correspondence {
+        c.days?;
+        return Some(RatingCategory::of(
+            options.variant,
+            TimeClass::Correspondence,
+        ));
+    }
     let time = options.time?;
     let class = TimeClass::of(estimated_secs(time.minutes, time.increment));
     Some(RatingCategory::of(options.variant, class))
@@ -199,7 +221,7 @@ pub(crate) fn typescript(cfg: &ts_rs::Config) -> Vec<String> {
              // a game's expected length: minutes × 60 + EXPECTED_TURNS × increment seconds"
         ),
         format!(
-            "const TIME_CLASS_BELOW: Readonly<Record<Exclude<TimeClass, \"classical\">, number>> = \
+            "const TIME_CLASS_BELOW: Readonly<Record<Exclude<TimeClass, \"classical\" | \"correspondence\">, number>> = \
              {{ {} }}; // the expected length (seconds) each class stays under",
             below.join(", ")
         ),
@@ -225,11 +247,15 @@ mod tests {
             assert_eq!(RatingCategory::from_name(category.name()), Some(category));
             let wire = serde_json::to_string(&category).unwrap();
             assert_eq!(wire, format!("\"{}\"", category.name()));
-            assert_eq!(category.class(), TimeClass::ALL[i % 4]);
+            assert_eq!(category.class(), TimeClass::ALL[i % TimeClass::ALL.len()]);
         }
         assert_eq!(RatingCategory::StandardRapid.name(), "standard-rapid");
         assert_eq!(RatingCategory::BlitzBullet.name(), "blitz-bullet");
         assert_eq!(RatingCategory::from_name("chess-rapid"), None);
+        assert_eq!(
+            RatingCategory::BlitzCorrespondence.name(),
+            "blitz-correspondence"
+        );
     }
 
     #[test]

@@ -63,8 +63,9 @@ pub(super) enum BotNews {
 
 /// The limits of an engine seat's search of `position`: with `clocks` (a timed game,
 /// as they stand `now`) its own clock management under [`SEAT_CAP`], without the cap
-/// at full strength; untimed, a fixed time a decision, a third of it for a row or ring
-/// to remove (the ring move before did most of the work).
+/// at full strength; untimed or by correspondence (days it need not spend), a fixed
+/// time a decision, a third of it for a row or ring to remove (the ring move before
+/// did most of the work).
 pub(super) fn seat_limits(
     position: &Position,
     clocks: Option<&Clocks>,
@@ -76,7 +77,7 @@ pub(super) fn seat_limits(
         position.stage(),
         Stage::RemoveRow { .. } | Stage::RemoveRing { .. }
     );
-    match clocks {
+    match clocks.filter(|c| !c.per_turn) {
         Some(c) => Limits {
             clock: Some(Clock {
                 wtime: c.left(Color::White, color == Color::White, now),

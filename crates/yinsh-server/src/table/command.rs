@@ -1,7 +1,9 @@
 //! Chat slash commands (`/join white`, `/option time 10+5`, …) read into [`Command`]s,
 //! the same values the buttons send.
 
-use crate::protocol::{Command, OptionChange, SeatColor, TableOptions, TimeSetting, VariantName};
+use crate::protocol::{
+    Command, Correspondence, OptionChange, SeatColor, TableOptions, TimeSetting, VariantName,
+};
 use crate::refusal::Refusal;
 
 /// Reads a chat line that starts with `/`.
@@ -75,7 +77,7 @@ pub struct ChallengeLine {
 }
 
 /// The usage of `/challenge`.
-pub const CHALLENGE_USAGE: &str = "/challenge <name> [<min>[+<sec>]|untimed] [rated|casual] [standard|blitz] [white|black|random]";
+pub const CHALLENGE_USAGE: &str = "/challenge <name> [<min>[+<sec>]|<days>d|unlimited|untimed] [rated|casual] [standard|blitz] [white|black|random]";
 
 /// Whether a chat line is a `/challenge` command (which the connection handles, not
 /// the table).
@@ -113,12 +115,30 @@ pub fn challenge(text: &str, options: &TableOptions) -> Result<ChallengeLine, Re
             "casual" => line.options.rated = false,
             "standard" => line.options.variant = VariantName::Standard,
             "blitz" => line.options.variant = VariantName::Blitz,
-            "untimed" => line.options.time = None,
+            "untimed" => {
+                line.options.time = None;
+                line.options.correspondence = None;
+            }
             "random" => line.color = None,
-            _ => match (color(&w), time_setting(&w)) {
-                (Some(c), _) => line.color = Some(c),
-                (None, Some(t)) => line.options.time = Some(t),
-                (None, None) => return Err(usage),
+            _ => match (
+                color(&w),
+                time_setting(&w),
+                w.strip_suffix('d').and_then(days),
+            ) {
+                (Some(c), _, _) => line.color = Some(c),
+                (None, Some(t), _) => {
+                    line.options.time = Some(t);
+                    line.options.correspondence = None;
+                }
+                (None, None, Some(c)) => {
+                    line.options.correspondence = Some(c);
+                    line.options.time = None;
+                }
+                (None, None, None) if w == "unlimited" => {
+                    line.options.correspondence = Some(Correspondence { days: None });
+                    line.options.time = None;
+                }
+                (None, None, None) => return Err(usage),
             },
         }
     }
@@ -126,6 +146,15 @@ pub fn challenge(text: &str, options: &TableOptions) -> Result<ChallengeLine, Re
         line.options.handicap = None;
     }
     Ok(line)
+}
+
+/// `3` (days per turn; whether 3 is allowed is for the options' check to say) or
+/// `unlimited`.
+fn days(word: &str) -> Option<Correspondence> {
+    if word.eq_ignore_ascii_case("unlimited") {
+        return Some(Correspondence { days: None });
+    }
+    word.parse().ok().map(|d| Correspondence { days: Some(d) })
 }
 
 fn color(word: &str) -> Option<SeatColor> {
@@ -171,6 +200,14 @@ fn option(args: &[&str]) -> Result<OptionChange, Refusal> {
         ("time", [v]) => time_setting(v)
             .map(|t| OptionChange::Time { time: Some(t) })
             .ok_or_else(|| usage("/option time <min>[+<sec>]|off")),
+        ("days", [v]) if v.eq_ignore_ascii_case("off") => Ok(OptionChange::Correspondence {
+            correspondence: None,
+        }),
+        ("days", [v]) => days(v)
+            .map(|c| OptionChange::Correspondence {
+                correspondence: Some(c),
+            })
+            .ok_or_else(|| usage("/option days <n>|unlimited|off")),
         ("variant", [v]) => match v.to_ascii_lowercase().as_str() {
             "standard" => Ok(OptionChange::Variant {
                 variant: VariantName::Standard,
@@ -197,12 +234,13 @@ fn option(args: &[&str]) -> Result<OptionChange, Refusal> {
         ("log", _) => Err(usage("/option log on|off")),
         ("rated", _) => Err(usage("/option rated on|off")),
         ("time", _) => Err(usage("/option time <min>[+<sec>]|off")),
+        ("days", _) => Err(usage("/option days <n>|unlimited|off")),
         ("variant", _) => Err(usage("/option variant standard|blitz")),
         ("handicap", _) => Err(usage("/option handicap <white-target> <black-target>")),
         ("turns", _) => Err(usage("/option turns <n>|off")),
         ("engine", _) => Err(usage("/option engine quick|full")),
         _ => Err(usage(
-            "/option log|rated|time|variant|handicap|turns|engine …",
+            "/option log|rated|time|days|variant|handicap|turns|engine …",
         )),
     }
 }

@@ -16,6 +16,19 @@ pub struct TimeSetting {
     pub increment: u32,
 }
 
+/// The days a correspondence player may take for a turn.
+pub const DAYS_PER_TURN: [u8; 7] = [1, 2, 3, 5, 7, 10, 14];
+
+/// Correspondence play: each turn (a ring move with the removals after it) may take up
+/// to `days`, and the whole allowance starts again with each turn, as on lichess.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct Correspondence {
+    /// Days per turn, one of [`DAYS_PER_TURN`]; unlimited when absent.
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub days: Option<u8>,
+}
+
 /// The options of a table; they can change only between games.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct TableOptions {
@@ -34,6 +47,11 @@ pub struct TableOptions {
     #[ts(optional)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub time: Option<TimeSetting>,
+    /// Correspondence play (days per turn, or unlimited), instead of `time`: the game
+    /// waits for players who are away, and is never adjudicated for it.
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub correspondence: Option<Correspondence>,
     /// Whether the finished game goes to the public archive.
     pub log: bool,
     /// Whether the game counts for the players' ratings: it needs two registered
@@ -64,6 +82,7 @@ impl Default for TableOptions {
             handicap: None,
             turn_limit: None,
             time: None,
+            correspondence: None,
             log: true,
             rated: false,
             position: None,
@@ -104,6 +123,14 @@ pub enum OptionChange {
     Rated {
         /// Whether the game counts for the ratings.
         on: bool,
+    },
+    /// `/option days <n>|unlimited|off`: correspondence play (it replaces a clock), or
+    /// none.
+    Correspondence {
+        /// Days per turn, or unlimited; live play when absent.
+        #[ts(optional)]
+        #[serde(default)]
+        correspondence: Option<Correspondence>,
     },
     /// `/option turns <n>|off`.
     Turns {
@@ -228,6 +255,11 @@ pub struct ClockView {
     pub running: Option<SeatColor>,
     /// Seconds added after each completed turn.
     pub increment: u32,
+    /// Days per turn, in a correspondence game: each turn begins with the whole
+    /// allowance on the clock of the player to act.
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub days: Option<u8>,
 }
 
 /// The pieces on the board, as lists of points (`e5`, …).
@@ -611,6 +643,11 @@ pub enum TableEvent {
 pub(crate) fn typescript(cfg: &ts_rs::Config) -> Vec<String> {
     vec![
         TimeSetting::decl(cfg),
+        Correspondence::decl(cfg),
+        format!(
+            "const DAYS_PER_TURN: readonly number[] = {:?}; // a correspondence turn's allowances",
+            DAYS_PER_TURN
+        ),
         TableOptions::decl(cfg),
         OptionChange::decl(cfg),
         Command::decl(cfg),

@@ -37,6 +37,7 @@ impl SeekForm {
             rated: self.rated.clone(),
             limit: Some(minutes.saturating_mul(60)),
             increment: self.increment,
+            days: None,
             color: None,
             variant: self.variant.clone(),
         }
@@ -140,8 +141,9 @@ pub(super) async fn seek(
 }
 
 /// The game offered by `POST /api/challenge/{name}` (form or JSON fields, lichess's
-/// names): `rated`, `clock.limit` (seconds), `clock.increment` (seconds), `color`
-/// (`white`, `black`, `random`), `variant` (`standard`, `blitz`).
+/// names): `rated`, `clock.limit` (seconds), `clock.increment` (seconds), or `days`
+/// (per turn, for correspondence: 1, 2, 3, 5, 7, 10 or 14), `color` (`white`,
+/// `black`, `random`), `variant` (`standard`, `blitz`).
 #[derive(Debug, Default, Deserialize)]
 pub(crate) struct ChallengeForm {
     #[serde(default)]
@@ -150,6 +152,8 @@ pub(crate) struct ChallengeForm {
     limit: Option<u32>,
     #[serde(rename = "clock.increment", default)]
     increment: Option<u32>,
+    #[serde(default)]
+    days: Option<u32>,
     #[serde(default)]
     color: Option<String>,
     #[serde(default)]
@@ -191,9 +195,27 @@ impl ChallengeForm {
             Some("black") => Some(SeatColor::Black),
             Some(other) => return Err(format!("color is white, black or random, not '{other}'")),
         };
+        let correspondence = match self.days {
+            None => None,
+            Some(_) if time.is_some() => {
+                return Err("a challenge has clock.limit or days, not both".to_owned());
+            }
+            Some(days) => match u8::try_from(days)
+                .ok()
+                .filter(|d| DAYS_PER_TURN.contains(d))
+            {
+                Some(days) => Some(Correspondence { days: Some(days) }),
+                None => {
+                    return Err(format!(
+                        "days is one of {DAYS_PER_TURN:?} (per turn), not {days}"
+                    ));
+                }
+            },
+        };
         let options = TableOptions {
             variant,
             time,
+            correspondence,
             rated,
             ..TableOptions::default()
         };

@@ -40,8 +40,8 @@ use crate::http::app::App;
 use crate::http::error::ApiError;
 use crate::i18n::Lang;
 use crate::protocol::{
-    ClientMessage, Command, Request, SeatColor, ServerMessage, TableOptions, TableStatus,
-    TimeSetting, VariantName,
+    ClientMessage, Command, Correspondence, DAYS_PER_TURN, Request, SeatColor, ServerMessage,
+    TableOptions, TableStatus, TimeSetting, VariantName,
 };
 use crate::refusal::{Code, Refusal};
 use crate::table::{Conn, Request as TableRequest, TableHandle};

@@ -156,8 +156,11 @@ impl Core {
                 paired,
             } => {
                 let id = id.expect("the store gives a new game its id");
+                let correspondence = options.correspondence.is_some();
                 let mut game = Game::new(id, options, started_at, now.at);
-                if paired {
+                // A paired live game waits for the player to act; days per turn run
+                // from the start, whoever is here.
+                if paired && !correspondence {
                     game.stop_clocks(now.at);
                     self.awaiting_return = true;
                 }

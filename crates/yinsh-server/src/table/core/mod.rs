@@ -30,8 +30,8 @@ use crate::game::{Clocks, Game, replay_stored, rules_of};
 use crate::i18n::Msg;
 use crate::i18n::color_key;
 use crate::protocol::{
-    ChatLine, Command, GameView, Pair, PlayerView, RatingDiff, SeatColor, TableEvent, TableOptions,
-    TableStatus, VariantName,
+    ChatLine, Command, DAYS_PER_TURN, GameView, Pair, PlayerView, RatingDiff, SeatColor,
+    TableEvent, TableOptions, TableStatus, VariantName,
 };
 use crate::refusal::Refusal;
 use crate::vocab::{GameId, Level, PlayerId, TableId};
@@ -396,10 +396,17 @@ impl Core {
             game.push(r.action, r.after, clocks);
         }
         game.takebacks = stored.takebacks;
-        // Nobody is connected yet: the clocks stand until the player to act is back
-        // (at once when that is the engine).
         let engine_to_act = matches!(seats[game.position.turn()], Some(Seat::Bot(_)));
-        if !engine_to_act {
+        let correspondence = g.options.correspondence.is_some();
+        if correspondence {
+            // Days per turn run by the wall clock, the server's time down included: the
+            // deadline is the last action's time plus what was left after it, and one
+            // that passed meanwhile falls at once.
+            let last = stored.actions.last().map_or(g.started_at, |a| a.at);
+            game.run_clocks_since(last, now.wall_ms, now.at);
+        } else if !engine_to_act {
+            // Nobody is connected yet: the clocks stand until the player to act is
+            // back (at once when that is the engine).
             game.stop_clocks(now.at);
         }
         let away = ByColor {
@@ -420,7 +427,7 @@ impl Core {
         };
         core.away = away;
         core.game = Some(game);
-        core.awaiting_return = !engine_to_act;
+        core.awaiting_return = !engine_to_act && !correspondence;
         Ok(core)
     }
 
@@ -647,6 +654,14 @@ pub fn validate_options(options: &TableOptions) -> Result<(), Refusal> {
             return bad("time is 1 to 180 minutes, increment 0 to 60 seconds");
         }
     }
+    if let Some(c) = options.correspondence {
+        if options.time.is_some() {
+            return bad("a correspondence game has days per turn instead of a clock");
+        }
+        if c.days.is_some_and(|d| !DAYS_PER_TURN.contains(&d)) {
+            return bad("days per turn are 1, 2, 3, 5, 7, 10 or 14, or unlimited");
+        }
+    }
     if let Some(h) = &options.handicap {
         if !(1..=5).contains(&h.white) || !(1..=5).contains(&h.black) {
             return bad("targets are 1 to 5 rings");
@@ -656,8 +671,8 @@ pub fn validate_options(options: &TableOptions) -> Result<(), Refusal> {
         return bad("the turn limit is 1 to 1000 ring moves");
     }
     if options.rated {
-        if options.time.is_none() {
-            return bad("a rated game needs a clock");
+        if crate::rating::category::category(options).is_none() {
+            return bad("a rated game needs a clock or days per turn");
         }
         if options.handicap.is_some() || options.turn_limit.is_some() {
             return bad("a rated game has no handicap and no turn limit");

@@ -11,7 +11,9 @@ use crate::account::store::Player;
 use crate::game::store::{GameWrite, NewGame, StoredAction};
 use crate::i18n::Msg;
 use crate::i18n::color_key;
-use crate::protocol::{ChatLine, Command, OptionChange, Pair, TableEvent, VariantName};
+use crate::protocol::{
+    ChatLine, Command, Correspondence, OptionChange, Pair, TableEvent, VariantName,
+};
 use crate::refusal::Refusal;
 use crate::vocab::{GameId, Level};
 
@@ -241,9 +243,23 @@ impl Core {
             }
             OptionChange::Time { time } => {
                 options.time = time;
+                if time.is_some() {
+                    options.correspondence = None;
+                }
                 match time {
                     Some(t) => format!("time {}+{}", t.minutes, t.increment),
                     None => "time off".to_owned(),
+                }
+            }
+            OptionChange::Correspondence { correspondence } => {
+                options.correspondence = correspondence;
+                if correspondence.is_some() {
+                    options.time = None;
+                }
+                match correspondence {
+                    Some(Correspondence { days: Some(d) }) => format!("days {d}"),
+                    Some(Correspondence { days: None }) => "days unlimited".to_owned(),
+                    None => "days off".to_owned(),
                 }
             }
             OptionChange::Variant { variant } => {

@@ -1050,3 +1050,154 @@ fn a_rated_game_left_before_it_began_is_aborted_by_a_claim_not_won() {
     );
     assert_eq!(h.result().unwrap().winner, Some(Color::White));
 }
+
+fn correspondence(days: Option<u8>) -> TableOptions {
+    TableOptions {
+        correspondence: Some(crate::protocol::Correspondence { days }),
+        ..TableOptions::default()
+    }
+}
+
+const HOUR: Duration = Duration::from_secs(3600);
+
+#[test]
+fn a_correspondence_game_waits_for_players_who_are_away_and_falls_at_its_deadline() {
+    let mut h = Harness::new(correspondence(Some(1)));
+    h.start();
+    // Ten hours for White's turn, then both players go.
+    h.advance(HOUR * 10);
+    h.play("e3");
+    assert_eq!(
+        h.remaining().black,
+        crate::game::DAY,
+        "a whole day for Black's turn"
+    );
+    h.set_online(&[]);
+    h.advance(HOUR * 23);
+    h.tick();
+    assert_eq!(h.result(), None, "neither abandoned nor claimable");
+    assert_eq!(h.count(|e| matches!(e, TableEvent::Claimable { .. })), 0);
+    // Black's day runs out, whether or not anyone is here.
+    h.advance(HOUR);
+    h.tick();
+    let result = h.result().expect("lost on time");
+    assert_eq!(result, GameResult::time(Color::Black));
+    assert_eq!(h.count(is_over), 1);
+}
+
+#[test]
+fn a_paired_correspondence_game_runs_from_the_start_and_unlimited_has_no_deadline() {
+    let mut h = Harness::new(correspondence(None));
+    h.start();
+    h.set_online(&[]);
+    h.advance(HOUR * 24 * 400);
+    h.tick();
+    assert_eq!(h.result(), None);
+    assert_eq!(h.core.deadline(), None, "nothing is ever due");
+}
+
+#[test]
+fn days_per_turn_are_from_the_set_instead_of_a_clock_and_rate_their_own_category() {
+    let mut h = Harness::new(TableOptions::default());
+    let w = h.white.clone();
+    let days = |d: Option<u8>| OptionChange::Correspondence {
+        correspondence: Some(crate::protocol::Correspondence { days: d }),
+    };
+    for bad in [0, 4, 15, 255] {
+        let refused = set(&mut h, &w, days(Some(bad))).unwrap_err();
+        assert!(
+            matches!(&refused, Refusal::BadOption { reason } if reason.contains("1, 2, 3, 5, 7, 10 or 14")),
+            "{bad}: {refused:?}"
+        );
+    }
+    assert_eq!(
+        h.core.options(),
+        &TableOptions::default(),
+        "nothing changed"
+    );
+    let ten = Some(TimeSetting {
+        minutes: 10,
+        increment: 0,
+    });
+    set(&mut h, &w, OptionChange::Time { time: ten }).unwrap();
+    // Days per turn replace the clock, and a clock replaces them.
+    set(&mut h, &w, days(Some(3))).unwrap();
+    assert_eq!(h.core.options().time, None);
+    set(&mut h, &w, OptionChange::Rated { on: true }).unwrap();
+    assert_eq!(
+        crate::rating::category::category(h.core.options()),
+        Some(crate::rating::category::RatingCategory::StandardCorrespondence)
+    );
+    // Unlimited games are never rated.
+    let refused = set(&mut h, &w, days(None)).unwrap_err();
+    assert!(matches!(refused, Refusal::BadOption { .. }));
+    set(&mut h, &w, OptionChange::Time { time: ten }).unwrap();
+    assert_eq!(h.core.options().correspondence, None);
+    // Both at once (as a hand-made request could ask) are refused.
+    let both = TableOptions {
+        time: ten,
+        ..correspondence(Some(3))
+    };
+    assert!(validate_options(&both).is_err());
+}
+
+/// A stored correspondence game of `days` per turn in which White played `e3` at
+/// `played_at` (wall milliseconds).
+fn stored_correspondence(days: u8, played_at: i64) -> StoredGame {
+    let full = u64::from(days) * 24 * 3600 * 1000;
+    let mut stored = stored_game(vec![StoredAction {
+        token: "e3".to_owned(),
+        white_ms: Some(full),
+        black_ms: Some(full),
+        at: played_at,
+    }]);
+    stored.game.options = correspondence(Some(days));
+    stored
+}
+
+#[test]
+fn a_restored_correspondence_game_keeps_its_deadline_by_the_wall_clock() {
+    let day_ms = 24 * 3600 * 1000;
+    let start = Instant::now();
+    // Restarted a day after White's move: Black has the other day of two, from now,
+    // whether or not Black is here.
+    let now = Now {
+        at: start,
+        wall_ms: 1_000 + day_ms,
+    };
+    let core = Core::restore(
+        &stored_correspondence(2, 1_000),
+        false,
+        &BotAccounts::default(),
+        now,
+    )
+    .unwrap();
+    assert_eq!(core.deadline(), Some(start + crate::game::DAY));
+    let clocks = core.game().unwrap().clock_view(start).unwrap();
+    assert_eq!(clocks.running, Some(SeatColor::Black));
+    assert_eq!(clocks.days, Some(2));
+    // Restarted after the deadline passed while the server was down: Black loses on
+    // time at once, the result stored before it is announced.
+    let now = Now {
+        at: start,
+        wall_ms: 1_000 + 3 * day_ms,
+    };
+    let mut core = Core::restore(
+        &stored_correspondence(2, 1_000),
+        false,
+        &BotAccounts::default(),
+        now,
+    )
+    .unwrap();
+    assert_eq!(core.deadline(), Some(start));
+    let Some(Decision::Commit(Commit::Game {
+        write: GameWrite::Result(stored),
+        ..
+    })) = core.tick(now)
+    else {
+        panic!("the result is written first");
+    };
+    assert_eq!(stored.winner.as_deref(), Some("white"));
+    assert_eq!(stored.termination, "time");
+    assert!(core.running(), "announced only once stored");
+}

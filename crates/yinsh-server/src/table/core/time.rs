@@ -37,11 +37,14 @@ impl Core {
                 } else if let Some(flag) = game.deadline() {
                     dues.push((flag, Due::Flag(game.position.turn())));
                 }
-                if let Some(gone) = self.all_away_since().filter(|_| !self.store_down) {
+                // A correspondence game waits for players who are away: neither
+                // adjudicated nor claimed for it.
+                let live = self.options.correspondence.is_none();
+                if let Some(gone) = self.all_away_since().filter(|_| live && !self.store_down) {
                     dues.push((gone + ABANDONED_AFTER, Due::Abandoned));
                 }
                 for c in [Color::White, Color::Black] {
-                    if let Some(t) = self.claim_due(c) {
+                    if let Some(t) = self.claim_due(c).filter(|_| live) {
                         dues.push((t, Due::Claim(c)));
                     }
                 }

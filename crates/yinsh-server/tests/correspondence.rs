@@ -1,0 +1,136 @@
+//! Correspondence games through real connections: days per turn that survive a
+//! restart, a deadline that falls whoever is online, and one that passed while the
+//! server was down.
+
+use std::time::Duration;
+
+use yinsh_server::protocol::{
+    Correspondence, Ending, ResultView, SeatColor, TableEvent, TableOptions,
+};
+use yinsh_server::vocab::GameId;
+
+use crate::common::{Client, TestServer, fast_config, paused_config, seated_pair};
+
+const DAY: Duration = Duration::from_secs(24 * 3600);
+
+fn days(days: u8) -> TableOptions {
+    TableOptions {
+        correspondence: Some(Correspondence { days: Some(days) }),
+        ..TableOptions::default()
+    }
+}
+
+fn game_over(e: &TableEvent) -> Option<ResultView> {
+    match e {
+        TableEvent::GameOver { result } => Some(result.clone()),
+        _ => None,
+    }
+}
+
+/// A game of one day per turn at a server over a new SQLite file, started, with White's
+/// `e3` played: the database's address, the server, the table, the players' cookies and
+/// the game's id.
+async fn one_turn_played(
+    dir: &tempfile::TempDir,
+) -> (String, TestServer, String, [String; 2], GameId) {
+    let url = format!("sqlite://{}?mode=rwc", dir.path().join("t.db").display());
+    let server = TestServer::on(&url, fast_config()).await;
+    let (table, mut white, mut black) = seated_pair(&server, days(1)).await;
+    white.chat(&table, "/start").await.unwrap();
+    white.act(&table, "e3").await.unwrap();
+    let game = black.game_after(1).await;
+    let clocks = game.clocks.expect("days per turn are a clock");
+    assert_eq!(clocks.days, Some(1));
+    assert_eq!(clocks.running, Some(SeatColor::Black));
+    let day = DAY.as_millis() as u64;
+    assert!(
+        clocks.black_ms <= day && clocks.black_ms > day - 60_000,
+        "a whole day"
+    );
+    let cookies = [white.cookie.clone(), black.cookie.clone()];
+    (url, server, table, cookies, GameId(game.id))
+}
+
+#[tokio::test]
+async fn a_correspondence_game_goes_on_across_a_restart_and_falls_at_its_deadline() {
+    let dir = tempfile::tempdir().unwrap();
+    let (url, mut server, table, [w, b], id) = one_turn_played(&dir).await;
+    server.stop().await;
+    // Connections that outlast days of paused time.
+    let month = DAY * 30;
+    let config = yinsh_server::Config {
+        ping_every: month,
+        idle_timeout: month * 2,
+        send_timeout: month * 2,
+        ..paused_config()
+    };
+    let again = TestServer::on(&url, config).await;
+    // Black's day runs on from the restart, with nobody connected.
+    let mut black = Client::connect(again.addr, Some(&b)).await;
+    let view = black.open(&table).await;
+    let game = view.game.expect("restored");
+    assert_eq!(game.moves, ["e3"]);
+    let clocks = game.clocks.unwrap();
+    assert_eq!(clocks.running, Some(SeatColor::Black));
+    assert!(clocks.black_ms <= DAY.as_millis() as u64);
+    assert!(clocks.black_ms > (DAY - Duration::from_secs(60)).as_millis() as u64);
+    black.act(&table, "a5").await.unwrap();
+    let mut white = Client::connect(again.addr, Some(&w)).await;
+    white.open(&table).await;
+    let game = white.game_after(2).await;
+    assert_eq!(game.clocks.unwrap().running, Some(SeatColor::White));
+    // White goes away and does not come back within the day: lost on time, not
+    // adjudicated as abandoned after minutes.
+    drop(white);
+    tokio::time::pause();
+    tokio::time::advance(DAY / 2).await;
+    tokio::time::resume();
+    let stored = again.store.game(id).await.unwrap().unwrap();
+    assert_eq!(stored.result, None, "half a day away changes nothing");
+    tokio::time::pause();
+    tokio::time::advance(DAY / 2 + Duration::from_secs(1)).await;
+    tokio::time::resume();
+    let result = black.event(game_over).await;
+    assert_eq!(
+        (result.winner, result.termination),
+        (Some(SeatColor::Black), Ending::Time)
+    );
+    let stored = again.store.game(id).await.unwrap().unwrap();
+    assert_eq!(stored.result.unwrap().termination, "time");
+}
+
+#[tokio::test]
+async fn a_deadline_that_passed_while_the_server_was_down_falls_when_it_starts() {
+    let dir = tempfile::tempdir().unwrap();
+    let (url, mut server, table, [_, b], id) = one_turn_played(&dir).await;
+    server.stop().await;
+    drop(server);
+    // Two days pass with the server down: the record says White played e3 then.
+    let pool = sqlx::AnyPool::connect(&url).await.unwrap();
+    let two_days = 2 * DAY.as_millis() as i64;
+    sqlx::query("UPDATE actions SET at = at - $1")
+        .bind(two_days)
+        .execute(&pool)
+        .await
+        .unwrap();
+    sqlx::query("UPDATE games SET started_at = started_at - $1")
+        .bind(two_days)
+        .execute(&pool)
+        .await
+        .unwrap();
+    pool.close().await;
+    let again = TestServer::on(&url, fast_config()).await;
+    let result = loop {
+        let stored = again.store.game(id).await.unwrap().unwrap();
+        if let Some(result) = stored.result {
+            break result;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
+    assert_eq!(result.termination, "time");
+    assert_eq!(result.winner.as_deref(), Some("white"));
+    let mut black = Client::connect(again.addr, Some(&b)).await;
+    let view = black.open(&table).await;
+    let over = view.game.and_then(|g| g.result).expect("over");
+    assert_eq!(over.winner, Some(SeatColor::White));
+}
