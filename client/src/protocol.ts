@@ -397,7 +397,11 @@ table: string,
 /**
  * Your colour.
  */
-color: SeatColor, } | { "type": "lobby_table", 
+color: SeatColor, 
+/**
+ * Whether the game waits for your action first.
+ */
+my_turn: boolean, } | { "type": "lobby_table", 
 /**
  * Its summary.
  */
@@ -507,7 +511,23 @@ code: Code,
 /**
  * The reason, in the connection's language.
  */
-text: string, } | { "type": "pong", 
+text: string, } | { "type": "notified", 
+/**
+ * The notification.
+ */
+notification: NotificationView, 
+/**
+ * How many are unread.
+ */
+unread: number, } | { "type": "unread", 
+/**
+ * How many.
+ */
+unread: number, } | { "type": "my_turn", 
+/**
+ * How many.
+ */
+count: number, } | { "type": "pong", 
 /**
  * The request's id.
  */
@@ -1762,3 +1782,199 @@ games: Array<ArchiveEntry>,
  * How many games match in all.
  */
 total: number, };
+
+export type NowPlayingList = { 
+/**
+ * The games.
+ */
+nowPlaying: Array<NowPlaying>, 
+/**
+ * How many of them wait for the player's action.
+ */
+myTurn: number, };
+
+export type NowPlaying = { 
+/**
+ * The table it is played at (`#/table/{id}`, the bot API's game id).
+ */
+gameId: string, 
+/**
+ * The same: a table's id is all a player needs to play at it.
+ */
+fullId: string, 
+/**
+ * The player's colour.
+ */
+color: SeatColor, 
+/**
+ * Whether the game waits for the player's action.
+ */
+isMyTurn: boolean, 
+/**
+ * Whether the player has acted in it yet.
+ */
+hasMoved: boolean, 
+/**
+ * The time left to the player to act, in seconds (none in an untimed game, or
+ * unlimited correspondence).
+ */
+secondsLeft?: number, 
+/**
+ * Days per turn, in a correspondence game (none for unlimited and live games).
+ */
+daysPerTurn?: number, 
+/**
+ * `bullet`, `blitz`, `rapid`, `classical`, `correspondence` or `unlimited`.
+ */
+speed: string, 
+/**
+ * The rating category (as `speed` for a game without one).
+ */
+perf: string, 
+/**
+ * Whether it is rated.
+ */
+rated: boolean, 
+/**
+ * The variant.
+ */
+variant: VariantKey, 
+/**
+ * The last action played (empty before the first).
+ */
+lastMove: string, 
+/**
+ * Actions played so far.
+ */
+actions: number, 
+/**
+ * The opponent.
+ */
+opponent: Opponent, };
+
+export type VariantKey = { 
+/**
+ * `standard` or `blitz`.
+ */
+key: VariantName, 
+/**
+ * Its name.
+ */
+name: string, };
+
+export type Opponent = { 
+/**
+ * An account's id: its name in lower case, as lichess's (none for a guest or the
+ * engine).
+ */
+id?: string, 
+/**
+ * The name shown.
+ */
+username: string, 
+/**
+ * Their rating in the game's category (none for guests and the engine).
+ */
+rating?: number, 
+/**
+ * Whether that rating is provisional.
+ */
+provisional?: boolean, 
+/**
+ * The engine's level, for the engine.
+ */
+ai?: number, };
+
+export type NoticeKind = "your_turn" | "challenge" | "game_over" | "deadline" | "analysis_ready";
+
+export type Outcome = "win" | "loss" | "draw";
+
+export type Notice = { "kind": "your_turn", 
+/**
+ * The table.
+ */
+table: string, 
+/**
+ * The opponent's name.
+ */
+opponent: string, } | { "kind": "challenge", 
+/**
+ * The challenge's id.
+ */
+challenge: string, 
+/**
+ * Who challenged.
+ */
+from: string, } | { "kind": "game_over", 
+/**
+ * The table.
+ */
+table: string, 
+/**
+ * The game (its archive page once logged).
+ */
+game: number, 
+/**
+ * The opponent's name.
+ */
+opponent: string, 
+/**
+ * How it ended for you.
+ */
+outcome: Outcome, } | { "kind": "deadline", 
+/**
+ * The table.
+ */
+table: string, 
+/**
+ * The opponent's name.
+ */
+opponent: string, 
+/**
+ * 24 or 1.
+ */
+hours: number, } | { "kind": "analysis_ready", 
+/**
+ * The game.
+ */
+game: number, };
+
+export type NotificationView = { 
+/**
+ * Its id, for `POST /api/notifications/read`.
+ */
+id: number, 
+/**
+ * When, in milliseconds since 1970.
+ */
+at: number, 
+/**
+ * Whether it was read.
+ */
+read: boolean, 
+/**
+ * What it says.
+ */
+notice: Notice, };
+
+export type NotificationList = { 
+/**
+ * How many are unread.
+ */
+unread: number, 
+/**
+ * The newest of them (at most [`crate::notify::KEPT`]).
+ */
+notifications: Array<NotificationView>, };
+
+export type MarkRead = { 
+/**
+ * Their ids.
+ */
+ids?: Array<number>, };
+
+export type NotifySettings = { 
+/**
+ * The kinds switched off (none: every kind is on).
+ */
+off: Array<NoticeKind>, };

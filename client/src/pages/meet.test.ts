@@ -159,7 +159,7 @@ describe("the player's own seek", () => {
     t.sent(five, 0);
     t.answered(true);
     t.receive(lobbySeek("s1"), ann, 10);
-    t.receive({ type: "paired", table: "p4xq7n", color: "black" }, ann, 20);
+    t.receive({ type: "paired", table: "p4xq7n", color: "black", my_turn: false }, ann, 20);
     expect(t.seeking()).toBeNull();
 
     t.sent(five, 30);

@@ -28,6 +28,7 @@ pub mod i18n;
 pub mod lobby;
 pub mod meet;
 pub mod metrics;
+pub mod notify;
 pub mod protocol;
 pub mod rating;
 pub mod refusal;
@@ -213,6 +214,8 @@ pub struct Ctx {
     pub cluster: Option<cluster::Cluster>,
     /// What a deployment scrapes ([`Server::metrics_router`]).
     pub metrics: Arc<metrics::Metrics>,
+    /// Notifications, and the count of each player's games that wait for them.
+    pub notify: notify::Notifier,
 }
 
 impl Ctx {
@@ -267,6 +270,12 @@ impl Server {
                 node: cluster::node::Node::new(node),
                 router: cluster::route::Router::new(node, epoch, bus),
             });
+        let online = lobby::online::Online::default();
+        let notify = notify::Notifier::start(
+            stores.notifications.clone(),
+            stores.games.clone(),
+            online.clone(),
+        );
         let ctx = Ctx {
             tables: table::Services {
                 outage: store::Outage::default(),
@@ -278,7 +287,8 @@ impl Server {
             },
             lobby: Lobby::new(config.max_tables),
             sessions: account::session::Connections::default(),
-            online: lobby::online::Online::default(),
+            online,
+            notify: notify.clone(),
             meet: meet::Meet::default(),
             analysis: analysis::Services {
                 jobs: stores.analyses.clone(),
@@ -288,6 +298,7 @@ impl Server {
                 nodes: config.analysis_nodes,
                 lease: config.analysis_lease,
                 live: analysis::live::Live::new(config.live_engines, config.live_time),
+                notify,
             },
             stores,
             cluster,

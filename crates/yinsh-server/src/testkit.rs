@@ -130,6 +130,7 @@ pub fn random_import(
             white_ms: None,
             black_ms: None,
             at: i,
+            to_act: (!pos.is_over()).then(|| pos.turn()),
         });
     }
     let outcome = pos.outcome().expect("played to its end");

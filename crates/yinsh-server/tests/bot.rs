@@ -684,7 +684,7 @@ async fn a_bot_seeks_and_is_paired_only_with_people_who_welcome_bots() {
     .unwrap();
     let (table, color) = ann
         .until(|m| match m {
-            ServerMessage::Paired { table, color } => Some((table.clone(), *color)),
+            ServerMessage::Paired { table, color, .. } => Some((table.clone(), *color)),
             _ => None,
         })
         .await;
@@ -759,10 +759,21 @@ async fn a_correspondence_game_is_agreed_and_streamed_with_its_days_per_turn() {
     cy_events.until("challenge").await;
     let accept = format!("/api/challenge/{id}/accept");
     assert_eq!(post(&server, &cy, &accept, "").await.0, 200);
-    let table = ann_events.until("gameStart").await["game"]["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let start = ann_events.until("gameStart").await;
+    assert_eq!(start["game"]["isMyTurn"], true, "{start}");
+    let table = start["game"]["id"].as_str().unwrap().to_owned();
+    let start = cy_events.until("gameStart").await;
+    assert_eq!(start["game"]["isMyTurn"], false, "{start}");
+    // Ann plays; a stream opened now says the game waits for Cy.
+    let act = format!("/api/board/game/{table}/move/e3");
+    assert_eq!(post(&server, &ann, &act, "").await.0, 200);
+    let (_, mut again) = Lines::open(server.addr, "/api/stream/event", &cy).await;
+    let start = again.until("gameStart").await;
+    assert_eq!(
+        (&start["game"]["id"], &start["game"]["isMyTurn"]),
+        (&json!(table), &json!(true)),
+        "{start}"
+    );
     let (_, mut stream) =
         Lines::open(server.addr, &format!("/api/board/game/stream/{table}"), &cy).await;
     let full = stream.next().await.unwrap();

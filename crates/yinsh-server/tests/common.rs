@@ -187,6 +187,9 @@ pub struct Client {
     follower: Follower,
     /// How far [`Client::event`] has looked in `events`.
     cursor: usize,
+    /// What was pushed to the player rather than to a table (challenges, pairings,
+    /// notifications, the count of turns), in order, but those [`Client::note`] took.
+    pub notes: Vec<ServerMessage>,
 }
 
 /// How long a test waits for a message before failing.
@@ -208,6 +211,7 @@ impl Client {
             game: None,
             follower: Follower::default(),
             cursor: 0,
+            notes: Vec::new(),
         }
     }
 
@@ -233,6 +237,16 @@ impl Client {
         let msg = self.ws.recv().await.unwrap_or_else(|e| panic!("{e}"));
         if let ServerMessage::Event { version, event, .. } = &msg {
             self.events.push((*version, event.clone()));
+        }
+        if matches!(
+            msg,
+            ServerMessage::Challenge { .. }
+                | ServerMessage::Paired { .. }
+                | ServerMessage::Notified { .. }
+                | ServerMessage::Unread { .. }
+                | ServerMessage::MyTurn { .. }
+        ) {
+            self.notes.push(msg.clone());
         }
         if self.follower.apply(None, &msg) {
             self.game = self.follower.game.clone();
@@ -272,6 +286,22 @@ impl Client {
                 if let Some(t) = f(&self.events[i].1) {
                     return t;
                 }
+            }
+            self.recv().await;
+        }
+    }
+
+    /// The first message pushed to the player that `f` picks (taken out of `notes`),
+    /// whether it arrived already or is still to come.
+    pub async fn note<T>(&mut self, mut f: impl FnMut(&ServerMessage) -> Option<T>) -> T {
+        let mut looked = 0;
+        loop {
+            while looked < self.notes.len() {
+                if let Some(t) = f(&self.notes[looked]) {
+                    self.notes.remove(looked);
+                    return t;
+                }
+                looked += 1;
             }
             self.recv().await;
         }

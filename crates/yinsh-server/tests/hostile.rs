@@ -25,7 +25,7 @@ use yinsh_server::account::store::{Player, PlayerInfo, SessionRecord, SessionSto
 use yinsh_server::archive::store::{ArchiveList, ArchiveQuery, ArchiveStore};
 use yinsh_server::cluster::store::Fence;
 use yinsh_server::game::store::{
-    GameStore, GameWrite, NewGame, StoredAction, StoredGame, StoredResult,
+    GameStore, GameWrite, NewGame, RunningGame, StoredAction, StoredGame, StoredResult,
 };
 use yinsh_server::i18n::Lang;
 use yinsh_server::protocol::{
@@ -1518,6 +1518,9 @@ impl GameStore for Broken {
         broken(self.0)
     }
     fn recent_colors(&self, _: PlayerId, _: u32) -> StoreFuture<'_, Vec<yinsh::Color>> {
+        broken(self.0)
+    }
+    fn running_games_of(&self, _: PlayerId) -> StoreFuture<'_, Vec<RunningGame>> {
         broken(self.0)
     }
 }

@@ -41,7 +41,7 @@ async fn call(c: &mut Client, request: Request) -> (Result<String, String>, Vec<
 /// Waits for the `paired` message (looking first at `seen`).
 async fn paired(c: &mut Client, seen: &[ServerMessage]) -> (String, SeatColor) {
     let find = |m: &ServerMessage| match m {
-        ServerMessage::Paired { table, color } => Some((table.clone(), *color)),
+        ServerMessage::Paired { table, color, .. } => Some((table.clone(), *color)),
         _ => None,
     };
     if let Some(p) = seen.iter().find_map(find) {

@@ -42,6 +42,7 @@ fn action(token: &str, at: i64) -> StoredAction {
         white_ms: Some(59_000),
         black_ms: Some(60_000),
         at,
+        to_act: Some(yinsh::Color::Black),
     }
 }
 
@@ -271,6 +272,7 @@ async fn sqlite_store() {
     let dir = tempfile::tempdir().unwrap();
     let url = format!("sqlite://{}?mode=rwc", dir.path().join("s.db").display());
     exercise(yinsh_server::store::open(&url).await.unwrap()).await;
+    turns_and_notices(yinsh_server::store::open(&url).await.unwrap()).await;
 }
 
 #[tokio::test]
@@ -279,6 +281,177 @@ async fn postgres_store() {
         return;
     };
     exercise(yinsh_server::store::open(&url).await.unwrap()).await;
+    turns_and_notices(yinsh_server::store::open(&url).await.unwrap()).await;
+}
+
+/// Whose turn a player's running games wait for, through actions and a takeback; a
+/// player's notifications: an unread one replaced by a newer about the same thing,
+/// the newest kept, read one or all, kinds switched off.
+async fn turns_and_notices(store: Arc<dyn Store>) {
+    use yinsh::Color::{Black, White};
+    use yinsh_server::notify::KEPT;
+    use yinsh_server::protocol::{Notice, NoticeKind};
+
+    let carl = store.create_guest("hash-c", "Carl").await.unwrap();
+    let dora = store.create_guest("hash-d", "Dora").await.unwrap();
+    let new = NewGame {
+        table_id: "turns1".to_owned(),
+        options: TableOptions::default(),
+        white: seat(Some(carl.id), "Carl", None),
+        black: seat(Some(dora.id), "Dora", None),
+        started_at: 5_000,
+    };
+    let id = store.create_game(&new, None).await.unwrap();
+    let running = store.running_games_of(dora.id).await.unwrap();
+    assert_eq!(running.len(), 1);
+    assert_eq!(
+        (running[0].id, running[0].actions, running[0].last.clone()),
+        (id, 0, None)
+    );
+    let to = |token: &str, to_act| StoredAction {
+        to_act: Some(to_act),
+        ..action(token, 6_000)
+    };
+    for (ply, (token, next)) in [("e3", Black), ("a5", White), ("b5", Black)]
+        .into_iter()
+        .enumerate()
+    {
+        store
+            .write_game(id, &append(ply as u32, to(token, next)), true, None)
+            .await
+            .unwrap();
+    }
+    let last = |games: Vec<yinsh_server::game::store::RunningGame>| {
+        let g = &games[0];
+        (
+            g.actions,
+            g.last.as_ref().map(|a| (a.token.clone(), a.to_act)),
+        )
+    };
+    let running = store.running_games_of(carl.id).await.unwrap();
+    assert_eq!(last(running), (3, Some(("b5".to_owned(), Some(Black)))));
+    let takeback = GameWrite::Takeback {
+        keep: 2,
+        takebacks: ByColor { white: 1, black: 0 },
+    };
+    store.write_game(id, &takeback, true, None).await.unwrap();
+    let running = store.running_games_of(carl.id).await.unwrap();
+    assert_eq!(
+        last(running),
+        (2, Some(("a5".to_owned(), Some(White)))),
+        "the last kept says"
+    );
+    let done = StoredResult {
+        winner: None,
+        termination: "agreement".to_owned(),
+        finished_at: 7_000,
+    };
+    store
+        .write_game(id, &GameWrite::Result(done), true, None)
+        .await
+        .unwrap();
+    assert!(store.running_games_of(carl.id).await.unwrap().is_empty());
+
+    // Notifications.
+    let turn = |table: &str| Notice::YourTurn {
+        table: table.to_owned(),
+        opponent: "Dora".to_owned(),
+    };
+    let (first, unread) = store
+        .notify(carl.id, &turn("t1"), 10)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!((unread, first.read), (1, false));
+    let (second, unread) = store
+        .notify(carl.id, &turn("t1"), 11)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(unread, 1, "the unread one about the same table is replaced");
+    let list = store.notifications(carl.id, 10).await.unwrap();
+    assert_eq!(list.notifications, std::slice::from_ref(&second));
+    assert_eq!(
+        store
+            .mark_read(carl.id, Some(&[second.id]), 12)
+            .await
+            .unwrap(),
+        0
+    );
+    let (third, _) = store
+        .notify(carl.id, &turn("t1"), 13)
+        .await
+        .unwrap()
+        .unwrap();
+    let list = store.notifications(carl.id, 10).await.unwrap();
+    assert_eq!(list.unread, 1);
+    assert_eq!(list.notifications.len(), 2, "a read one stays");
+    assert_eq!(list.notifications[0], third, "newest first");
+    assert!(list.notifications[1].read);
+    // Another player's ids change nothing.
+    assert_eq!(
+        store
+            .mark_read(dora.id, Some(&[third.id]), 14)
+            .await
+            .unwrap(),
+        0
+    );
+    assert_eq!(store.notifications(carl.id, 10).await.unwrap().unread, 1);
+    let kinds = [NoticeKind::YourTurn, NoticeKind::Deadline];
+    assert_eq!(
+        store
+            .mark_read_about(carl.id, &kinds, "table:t2", 15)
+            .await
+            .unwrap(),
+        None
+    );
+    assert_eq!(
+        store
+            .mark_read_about(carl.id, &kinds, &turn("t1").about(), 15)
+            .await
+            .unwrap(),
+        Some(0)
+    );
+    // Only the newest are kept.
+    for n in 0..KEPT + 5 {
+        store
+            .notify(dora.id, &turn(&format!("k{n}")), 20 + i64::from(n))
+            .await
+            .unwrap();
+    }
+    let list = store.notifications(dora.id, KEPT + 10).await.unwrap();
+    assert_eq!((list.unread, list.notifications.len() as u32), (KEPT, KEPT));
+    assert_eq!(
+        list.notifications[0].notice,
+        turn(&format!("k{}", KEPT + 4))
+    );
+    assert_eq!(store.mark_read(dora.id, None, 300).await.unwrap(), 0);
+    // A kind switched off is not kept.
+    store
+        .set_notices_off(dora.id, &[NoticeKind::YourTurn, NoticeKind::YourTurn])
+        .await
+        .unwrap();
+    assert_eq!(
+        store.notices_off(dora.id).await.unwrap(),
+        [NoticeKind::YourTurn]
+    );
+    assert_eq!(
+        store.notify(dora.id, &turn("off"), 400).await.unwrap(),
+        None
+    );
+    let challenge = Notice::Challenge {
+        challenge: "c1".to_owned(),
+        from: "Carl".to_owned(),
+    };
+    assert!(
+        store
+            .notify(dora.id, &challenge, 401)
+            .await
+            .unwrap()
+            .is_some()
+    );
+    store.set_notices_off(dora.id, &[]).await.unwrap();
+    assert!(store.notices_off(dora.id).await.unwrap().is_empty());
 }
 
 /// Plays some turns on a server, stops it, starts another on the same database, and

@@ -16,6 +16,7 @@ mod hostile;
 mod import;
 mod load;
 mod meet;
+mod notify;
 mod play;
 mod protocol;
 mod ratings;

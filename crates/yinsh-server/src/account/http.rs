@@ -138,6 +138,15 @@ async fn who_am_i(
     )))
 }
 
+/// The player a request is made for: the account of its `Authorization: Bearer` token,
+/// else the player of its session (401 without either).
+pub(crate) async fn player_of(app: &App, headers: &HeaderMap) -> Result<Player, ApiError> {
+    if let Some(found) = bearer(app, headers).await {
+        return found.map(|(_, player)| player);
+    }
+    Ok(session_of(app, headers).await?.0.player)
+}
+
 /// The token of a request's `Authorization: Bearer` header and its account: `None`
 /// without such a header (the route may then look for a session); an answer to give
 /// instead for a token that is unknown or revoked (401), over its budget (429 with

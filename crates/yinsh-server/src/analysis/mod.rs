@@ -94,6 +94,8 @@ pub struct Services {
     pub lease: Duration,
     /// The analysis board's live searches.
     pub live: live::Live,
+    /// Tells the players of a game that its analysis is done.
+    pub notify: crate::notify::Notifier,
 }
 
 /// What the analysis side of the server shares: a bell for the workers when a job is
@@ -424,6 +426,12 @@ pub async fn submit(
         ..job
     };
     svc.hub.announce(&job);
+    for seat in [&stored.game.white, &stored.game.black] {
+        if let (Some(player), None) = (seat.player_id, seat.bot) {
+            let notice = crate::notify::protocol::Notice::AnalysisReady { game: game.0 };
+            svc.notify.tell(player, notice);
+        }
+    }
     Ok(job)
 }
 

@@ -107,6 +107,7 @@ pub fn imported(
             white_ms: None,
             black_ms: None,
             at: started_at,
+            to_act: None,
         })
         .collect();
     let stored = StoredResult {

@@ -11,9 +11,8 @@ use serde::Serialize;
 use crate::follow::Follower;
 use crate::protocol::{
     ChallengeView, ClockView, Ending, GameView, GoneReason, PlayerView, ResultView, SeatColor,
-    ServerMessage, TableEvent, TableOptions, TableView, VariantName,
+    ServerMessage, TableEvent, TableView, VariantName,
 };
-use crate::rating::category::{TimeClass, estimated_secs};
 use crate::vocab::PlayerId;
 
 /// One player of a game, as the streams name them.
@@ -40,18 +39,6 @@ impl StreamPlayer {
             title: view.title,
             ai_level: view.bot,
         }
-    }
-}
-
-/// A game's speed, as the bot API names it: the time class of its live clock,
-/// `correspondence`, or `unlimited` (an untimed live game).
-pub fn speed_of(options: &TableOptions) -> &'static str {
-    if options.correspondence.is_some() {
-        return TimeClass::Correspondence.name();
-    }
-    match options.time {
-        Some(t) => TimeClass::of(estimated_secs(t.minutes, t.increment)).name(),
-        None => "unlimited",
     }
 }
 
@@ -324,7 +311,7 @@ impl GameStream {
                 initial: u64::from(t.minutes) * 60_000,
                 increment: u64::from(t.increment) * 1000,
             }),
-            speed: speed_of(options),
+            speed: crate::rating::category::speed_of(options),
             days_per_turn: options.correspondence.and_then(|c| c.days),
             rated: options.rated,
             initial_fen: options
@@ -435,6 +422,9 @@ pub struct EventGame {
     /// The player's colour.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub color: Option<SeatColor>,
+    /// Whether the game waits for the player's action (`gameStart`).
+    #[serde(rename = "isMyTurn", skip_serializing_if = "Option::is_none")]
+    pub is_my_turn: Option<bool>,
     /// How it ended (`gameFinish`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub status: Option<GameStatus>,
@@ -468,12 +458,17 @@ pub fn event_lines(msg: &ServerMessage, opened: &mut Vec<String>) -> Vec<EventLi
                 GoneReason::Accepted => Vec::new(),
             }
         }
-        ServerMessage::Paired { table, color } => {
+        ServerMessage::Paired {
+            table,
+            color,
+            my_turn,
+        } => {
             opened.push(table.clone());
             vec![EventLine::GameStart {
                 game: EventGame {
                     id: table.clone(),
                     color: Some(*color),
+                    is_my_turn: Some(*my_turn),
                     status: None,
                     winner: None,
                 },
@@ -487,6 +482,7 @@ pub fn event_lines(msg: &ServerMessage, opened: &mut Vec<String>) -> Vec<EventLi
             game: EventGame {
                 id: table.clone(),
                 color: None,
+                is_my_turn: None,
                 status: Some(status_of(result)),
                 winner: result.winner,
             },
@@ -499,6 +495,7 @@ pub fn event_lines(msg: &ServerMessage, opened: &mut Vec<String>) -> Vec<EventLi
             game: EventGame {
                 id: table.clone(),
                 color: None,
+                is_my_turn: None,
                 status: Some(GameStatus::Aborted),
                 winner: None,
             },
@@ -663,10 +660,11 @@ mod tests {
         let paired = ServerMessage::Paired {
             table: "t1".to_owned(),
             color: SeatColor::Black,
+            my_turn: false,
         };
         assert!(matches!(
             &event_lines(&paired, &mut opened)[..],
-            [EventLine::GameStart { .. }]
+            [EventLine::GameStart { game }] if game.is_my_turn == Some(false)
         ));
         assert_eq!(opened, ["t1"]);
         for (reason, kind) in [

@@ -1,6 +1,9 @@
 //! One game at a table: the position, the actions played, the clocks and the result.
 //! Pure state: the table actor decides, stores and broadcasts.
 
+pub(crate) mod http;
+pub mod playing;
+pub mod protocol;
 pub(crate) mod sql;
 pub mod store;
 use std::time::Duration;
@@ -539,6 +542,7 @@ mod tests {
                 white_ms: None,
                 black_ms: None,
                 at: 0,
+                to_act: None,
             })
             .collect()
     }

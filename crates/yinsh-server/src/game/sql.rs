@@ -5,7 +5,8 @@ use sqlx::any::AnyRow;
 use yinsh::ByColor;
 
 use super::store::{
-    GameStore, GameWrite, NewGame, SeatRecord, StoredAction, StoredGame, StoredResult,
+    GameStore, GameWrite, NewGame, RunningGame, SeatRecord, StoredAction, StoredGame, StoredResult,
+    color_word, stored_color,
 };
 use crate::cluster::store::Fence;
 use crate::rating::store::Rated;
@@ -75,30 +76,37 @@ pub(crate) fn game_row(row: &AnyRow) -> StoreResult<StoredGame> {
 impl SqlStore {
     pub(crate) async fn load_actions(&self, game: &mut StoredGame) -> StoreResult<()> {
         let rows = sqlx::query(
-            "SELECT token, white_ms, black_ms, at FROM actions WHERE game_id = $1 ORDER BY ply",
+            "SELECT token, white_ms, black_ms, at, to_act FROM actions WHERE game_id = $1 \
+             ORDER BY ply",
         )
         .bind(game.id.0)
         .fetch_all(&self.pool)
         .await?;
         game.actions = rows
             .iter()
-            .map(|r| {
-                Ok(StoredAction {
-                    token: r.try_get("token")?,
-                    white_ms: millis(r.try_get("white_ms")?),
-                    black_ms: millis(r.try_get("black_ms")?),
-                    at: r.try_get("at")?,
-                })
-            })
+            .map(|r| action_row(r, ""))
             .collect::<StoreResult<_>>()?;
         Ok(())
     }
 }
 
+/// The action of `row`, its columns named with `prefix`.
+fn action_row(row: &AnyRow, prefix: &str) -> StoreResult<StoredAction> {
+    let col = |name: &str| format!("{prefix}{name}");
+    let to_act: Option<String> = row.try_get(col("to_act").as_str())?;
+    Ok(StoredAction {
+        token: row.try_get(col("token").as_str())?,
+        white_ms: millis(row.try_get(col("white_ms").as_str())?),
+        black_ms: millis(row.try_get(col("black_ms").as_str())?),
+        at: row.try_get(col("at").as_str())?,
+        to_act: to_act.as_deref().and_then(stored_color),
+    })
+}
+
 pub(crate) fn insert_action(game: i64, ply: u32, action: &StoredAction) -> Query<'_> {
     sqlx::query(
-        "INSERT INTO actions (game_id, ply, token, white_ms, black_ms, at) \
-         VALUES ($1, $2, $3, $4, $5, $6)",
+        "INSERT INTO actions (game_id, ply, token, white_ms, black_ms, at, to_act) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7)",
     )
     .bind(game)
     .bind(i64::from(ply))
@@ -106,6 +114,7 @@ pub(crate) fn insert_action(game: i64, ply: u32, action: &StoredAction) -> Query
     .bind(action.white_ms.map(|v| v as i64))
     .bind(action.black_ms.map(|v| v as i64))
     .bind(action.at)
+    .bind(action.to_act.map(color_word))
 }
 
 pub(crate) fn finish(game: i64, result: &StoredResult) -> Query<'_> {
@@ -303,6 +312,40 @@ impl GameStore for SqlStore {
             let mut game = game_row(&row)?;
             self.load_actions(&mut game).await?;
             Ok(Some(game))
+        })
+    }
+
+    fn running_games_of(&self, player: PlayerId) -> StoreFuture<'_, Vec<RunningGame>> {
+        Box::pin(async move {
+            // The last action of each, and how many there are, from the actions' key.
+            let sql = format!(
+                "SELECT {GAME_COLUMNS}, a.token AS last_token, a.white_ms AS last_white_ms, \
+                 a.black_ms AS last_black_ms, a.at AS last_at, a.to_act AS last_to_act, \
+                 a.ply AS last_ply \
+                 FROM games LEFT JOIN actions a ON a.game_id = games.id \
+                 AND a.ply = (SELECT MAX(ply) FROM actions b WHERE b.game_id = games.id) \
+                 WHERE finished_at IS NULL AND (white_id = $1 OR black_id = $1) ORDER BY id"
+            );
+            let rows = sqlx::query(&sql)
+                .bind(player.0)
+                .fetch_all(&self.pool)
+                .await?;
+            rows.iter()
+                .map(|row| {
+                    let stored = game_row(row)?;
+                    let ply: Option<i64> = row.try_get("last_ply")?;
+                    let last = match ply {
+                        Some(_) => Some(action_row(row, "last_")?),
+                        None => None,
+                    };
+                    Ok(RunningGame {
+                        id: stored.id,
+                        game: stored.game,
+                        last,
+                        actions: ply.map_or(0, |p| p as u32 + 1),
+                    })
+                })
+                .collect()
         })
     }
 

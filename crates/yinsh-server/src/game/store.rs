@@ -46,6 +46,26 @@ pub struct StoredAction {
     pub black_ms: Option<u64>,
     /// When it was accepted, in milliseconds since 1970.
     pub at: i64,
+    /// Who acts after it (none once the game is over on the board; none in the rows of
+    /// games stored before it was kept, which are replayed to know).
+    pub to_act: Option<yinsh::Color>,
+}
+
+/// How a colour is stored (`white`, `black`).
+pub fn color_word(color: yinsh::Color) -> &'static str {
+    match color {
+        yinsh::Color::White => "white",
+        yinsh::Color::Black => "black",
+    }
+}
+
+/// The colour stored as `word`.
+pub fn stored_color(word: &str) -> Option<yinsh::Color> {
+    match word {
+        "white" => Some(yinsh::Color::White),
+        "black" => Some(yinsh::Color::Black),
+        _ => None,
+    }
 }
 
 /// How a stored game ended.
@@ -118,6 +138,20 @@ impl BotAccounts {
     }
 }
 
+/// A running game a player sits at, as their list of games shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RunningGame {
+    /// The game id.
+    pub id: GameId,
+    /// How it started.
+    pub game: NewGame,
+    /// Its last action (none before the first), with the clocks after it and who acts
+    /// next.
+    pub last: Option<StoredAction>,
+    /// How many actions it has.
+    pub actions: u32,
+}
+
 /// The `table_id` of games imported from records (no table here played them).
 pub const IMPORTED: &str = "import";
 
@@ -184,6 +218,10 @@ pub trait GameStore: Send + Sync + 'static {
 
     /// One game with its actions (finished and logged, or still running).
     fn game(&self, id: GameId) -> StoreFuture<'_, Option<StoredGame>>;
+
+    /// The games `player` sits at that have not finished, oldest first, each with its
+    /// last action.
+    fn running_games_of(&self, player: PlayerId) -> StoreFuture<'_, Vec<RunningGame>>;
 
     /// The colours `player` had in their last `n` games, newest first.
     fn recent_colors(&self, player: PlayerId, n: u32) -> StoreFuture<'_, Vec<yinsh::Color>>;

@@ -41,6 +41,8 @@ pub fn router(ctx: Ctx, config: Config) -> Router {
         .route("/api/tables", get(tables))
         .route("/api/stats", get(stats))
         .merge(crate::account::http::routes())
+        .merge(crate::game::http::routes())
+        .merge(crate::notify::http::routes())
         .merge(crate::rating::http::routes())
         .merge(crate::analysis::http::routes())
         .merge(crate::analysis::board_http::routes())

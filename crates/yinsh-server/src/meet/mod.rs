@@ -27,6 +27,7 @@ use crate::Ctx;
 use crate::account::session::{is_guest_name, view_of};
 use crate::account::store::Player;
 use crate::i18n::Msg;
+use crate::notify::protocol::{Notice, NoticeKind};
 use crate::protocol::{
     ChallengeView, GoneReason, SeatColor, SeekView, ServerMessage, TableOptions,
 };
@@ -477,6 +478,7 @@ impl Meet {
         let msg = match &challenge.to {
             Some(to) => {
                 ctx.online.send(to.id, text);
+                ctx.notify.tell(to.id, challenge_notice(&challenge));
                 Msg::new("challenge_sent").arg("name", &to.name)
             }
             None => Msg::new("challenge_open"),
@@ -507,6 +509,9 @@ impl Meet {
         ctx.online.send(challenge.from.id, text.clone());
         if let Some(to) = &challenge.to {
             ctx.online.send(to.id, text);
+            // Its notification has nothing left to answer.
+            let about = challenge_notice(&challenge).about();
+            ctx.notify.acted_on(to.id, &[NoticeKind::Challenge], about);
         }
         Ok(challenge)
     }
@@ -651,17 +656,19 @@ async fn start(
         Ok(new) => new,
         Err(r) => return Err(told(ctx, &white, &black, r)),
     };
+    let first = crate::game::start_of(&options).map_or(Color::White, |p| p.turn());
     let (handle, summary) = table::spawn(ctx.clone(), id.clone(), options, fence);
     ctx.lobby.insert(handle.clone(), summary, None);
     if let Err(r) = handle.pair(white.clone(), black.clone()).await {
         return Err(told(ctx, &white, &black, r));
     }
-    for (player, color) in [(&white, SeatColor::White), (&black, SeatColor::Black)] {
+    for (player, color) in [(&white, Color::White), (&black, Color::Black)] {
         ctx.online.send(
             player.id,
             to_text(&ServerMessage::Paired {
                 table: id.to_string(),
-                color,
+                color: color.into(),
+                my_turn: color == first,
             }),
         );
     }
@@ -686,3 +693,11 @@ fn told(ctx: &Ctx, white: &Player, black: &Player, refusal: Refusal) -> Refusal 
 
 #[cfg(test)]
 mod tests;
+
+/// The notification of a challenge to its player.
+fn challenge_notice(challenge: &Challenge) -> Notice {
+    Notice::Challenge {
+        challenge: challenge.id.clone(),
+        from: challenge.from.name.clone(),
+    }
+}

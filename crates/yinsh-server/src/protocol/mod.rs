@@ -17,7 +17,9 @@ pub mod vocab;
 pub use crate::account::protocol::*;
 pub use crate::analysis::protocol::*;
 pub use crate::archive::protocol::*;
+pub use crate::game::protocol::*;
 pub use crate::meet::protocol::*;
+pub use crate::notify::protocol::*;
 pub use crate::rating::protocol::*;
 pub use crate::refusal::Code;
 pub use crate::table::protocol::*;
@@ -277,6 +279,8 @@ pub enum ServerMessage {
         table: String,
         /// Your colour.
         color: SeatColor,
+        /// Whether the game waits for your action first.
+        my_turn: bool,
     },
     /// A table was created or changed.
     LobbyTable {
@@ -385,6 +389,26 @@ pub enum ServerMessage {
         /// The reason, in the connection's language.
         text: String,
     },
+    /// A notification for you, just kept (on every connection of yours), and how many
+    /// of yours are unread now.
+    Notified {
+        /// The notification.
+        notification: NotificationView,
+        /// How many are unread.
+        unread: u32,
+    },
+    /// How many of your notifications are unread (after some were read, on another
+    /// page too).
+    Unread {
+        /// How many.
+        unread: u32,
+    },
+    /// How many of your running games wait for your action (after whose turn it is
+    /// changed in one of them).
+    MyTurn {
+        /// How many.
+        count: u32,
+    },
     /// The answer to `ping`.
     Pong {
         /// The request's id.
@@ -422,7 +446,9 @@ pub fn typescript() -> String {
         .chain(crate::account::protocol::typescript(&cfg))
         .chain(crate::rating::protocol::typescript(&cfg))
         .chain(crate::analysis::protocol::typescript(&cfg))
-        .chain(crate::archive::protocol::typescript(&cfg));
+        .chain(crate::archive::protocol::typescript(&cfg))
+        .chain(crate::game::protocol::typescript(&cfg))
+        .chain(crate::notify::protocol::typescript(&cfg));
     for decl in decls {
         out.push_str("\nexport ");
         out.push_str(&decl);

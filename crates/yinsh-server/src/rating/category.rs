@@ -180,6 +180,18 @@ impl std::fmt::Display for RatingCategory {
     }
 }
 
+/// How fast a game with `options` is, as lichess names it: `bullet` … `classical` by
+/// its clock, `correspondence`, or `unlimited` for a game without a clock.
+pub fn speed_of(options: &TableOptions) -> &'static str {
+    if options.correspondence.is_some() {
+        return TimeClass::Correspondence.name();
+    }
+    match options.time {
+        Some(t) => TimeClass::of(estimated_secs(t.minutes, t.increment)).name(),
+        None => "unlimited",
+    }
+}
+
 /// The rating category of a game with `options`: `None` for an untimed game (or
 /// unlimited correspondence), which cannot be rated.
 pub fn category(options: &TableOptions) -> Option<RatingCategory> {

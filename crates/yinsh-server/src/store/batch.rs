@@ -33,8 +33,8 @@ use super::base::{StoreError, StoreErrorKind, StoreResult};
 use crate::cluster::store::Fence;
 use crate::game::store::{NewGame, StoredAction};
 
-/// At most this many actions or games in one statement (six parameters an action, nine
-/// with a fence or for a game: far below the parameter limits of SQLite, 32,766, and
+/// At most this many actions or games in one statement (seven parameters an action, ten
+/// with a fence, nine for a game: far below the parameter limits of SQLite, 32,766, and
 /// PostgreSQL, 65,535).
 pub(super) const MAX_BATCH: usize = 256;
 
@@ -195,38 +195,40 @@ async fn write_actions(target: &Target, batch: &mut Vec<Insert>) {
 
 /// The statement that inserts `rows` actions.
 fn statement(rows: usize) -> String {
-    let mut sql = String::with_capacity(80 + rows * 32);
-    sql.push_str("INSERT INTO actions (game_id, ply, token, white_ms, black_ms, at) VALUES ");
+    let mut sql = String::with_capacity(80 + rows * 40);
+    sql.push_str(
+        "INSERT INTO actions (game_id, ply, token, white_ms, black_ms, at, to_act) VALUES ",
+    );
     for row in 0..rows {
-        let n = row * 6;
         if row > 0 {
             sql.push_str(", ");
         }
-        sql.push_str(&format!(
-            "(${}, ${}, ${}, ${}, ${}, ${})",
-            n + 1,
-            n + 2,
-            n + 3,
-            n + 4,
-            n + 5,
-            n + 6
-        ));
+        let params: Vec<String> = (1..=ACTION_COLUMNS)
+            .map(|c| format!("${}", row * ACTION_COLUMNS + c))
+            .collect();
+        sql.push('(');
+        sql.push_str(&params.join(", "));
+        sql.push(')');
     }
     sql
 }
+
+/// The columns of an action's row.
+const ACTION_COLUMNS: usize = 7;
 
 /// The statement that inserts those of `rows` actions whose fence holds (a row without
 /// one always) and gives back the game and ply of each row inserted. The rows are a
 /// `VALUES` list, whose columns SQLite and PostgreSQL both call `column1`, `column2`,
 /// …; the casts give PostgreSQL their types.
 fn fenced_statement(rows: usize, lock: &str) -> String {
-    const TYPES: [&str; 9] = [
-        "BIGINT", "BIGINT", "TEXT", "BIGINT", "BIGINT", "BIGINT", "TEXT", "TEXT", "BIGINT",
+    const TYPES: [&str; 10] = [
+        "BIGINT", "BIGINT", "TEXT", "BIGINT", "BIGINT", "BIGINT", "TEXT", "TEXT", "TEXT", "BIGINT",
     ];
     let mut sql = String::with_capacity(400 + rows * 200);
     sql.push_str(
-        "INSERT INTO actions (game_id, ply, token, white_ms, black_ms, at) \
-         SELECT v.column1, v.column2, v.column3, v.column4, v.column5, v.column6 FROM (VALUES ",
+        "INSERT INTO actions (game_id, ply, token, white_ms, black_ms, at, to_act) \
+         SELECT v.column1, v.column2, v.column3, v.column4, v.column5, v.column6, v.column7 \
+         FROM (VALUES ",
     );
     for row in 0..rows {
         if row > 0 {
@@ -237,21 +239,21 @@ fn fenced_statement(rows: usize, lock: &str) -> String {
             if col > 0 {
                 sql.push_str(", ");
             }
-            sql.push_str(&format!("CAST(${} AS {ty})", row * 9 + col + 1));
+            sql.push_str(&format!("CAST(${} AS {ty})", row * TYPES.len() + col + 1));
         }
         sql.push(')');
     }
     sql.push_str(&format!(
-        ") AS v WHERE v.column7 IS NULL OR EXISTS (SELECT 1 FROM table_owners o \
-         WHERE o.table_id = v.column7 AND o.node_id = v.column8 \
-         AND o.incarnation = v.column9{lock}) RETURNING game_id, ply"
+        ") AS v WHERE v.column8 IS NULL OR EXISTS (SELECT 1 FROM table_owners o \
+         WHERE o.table_id = v.column8 AND o.node_id = v.column9 \
+         AND o.incarnation = v.column10{lock}) RETURNING game_id, ply"
     ));
     sql
 }
 
 pub(super) type Query<'q> = sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments<'q>>;
 
-/// `query` with the six columns of `insert`'s action bound next.
+/// `query` with the seven columns of `insert`'s action bound next.
 fn bind_action<'q>(query: Query<'q>, insert: &'q Insert) -> Query<'q> {
     let a = &insert.action;
     query
@@ -261,6 +263,7 @@ fn bind_action<'q>(query: Query<'q>, insert: &'q Insert) -> Query<'q> {
         .bind(a.white_ms.map(|v| v as i64))
         .bind(a.black_ms.map(|v| v as i64))
         .bind(a.at)
+        .bind(a.to_act.map(crate::game::store::color_word))
 }
 
 /// Inserts every action of `batch` in one statement (one implicit transaction: all
@@ -400,21 +403,21 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_statement_numbers_six_parameters_a_row() {
+    fn a_statement_numbers_seven_parameters_a_row() {
         assert_eq!(
             statement(2),
-            "INSERT INTO actions (game_id, ply, token, white_ms, black_ms, at) VALUES \
-             ($1, $2, $3, $4, $5, $6), ($7, $8, $9, $10, $11, $12)"
+            "INSERT INTO actions (game_id, ply, token, white_ms, black_ms, at, to_act) VALUES \
+             ($1, $2, $3, $4, $5, $6, $7), ($8, $9, $10, $11, $12, $13, $14)"
         );
-        assert!(statement(MAX_BATCH).ends_with("$1536)"));
+        assert!(statement(MAX_BATCH).ends_with("$1792)"));
     }
 
     #[test]
-    fn a_fenced_statement_numbers_nine_parameters_a_row() {
+    fn a_fenced_statement_numbers_ten_parameters_a_row() {
         let sql = fenced_statement(2, " FOR SHARE");
-        assert!(sql.contains("(CAST($10 AS BIGINT), CAST($11 AS BIGINT), CAST($12 AS TEXT)"));
-        assert!(sql.contains("AND o.incarnation = v.column9 FOR SHARE) RETURNING"));
-        assert!(fenced_statement(MAX_BATCH, "").contains("CAST($2304 AS BIGINT))"));
+        assert!(sql.contains("(CAST($11 AS BIGINT), CAST($12 AS BIGINT), CAST($13 AS TEXT)"));
+        assert!(sql.contains("AND o.incarnation = v.column10 FOR SHARE) RETURNING"));
+        assert!(fenced_statement(MAX_BATCH, "").contains("CAST($2560 AS BIGINT))"));
     }
 
     #[test]

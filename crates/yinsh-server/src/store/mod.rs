@@ -24,6 +24,7 @@ use crate::analysis::store::AnalysisStore;
 use crate::archive::store::ArchiveStore;
 use crate::cluster::store::LeaseStore;
 use crate::game::store::GameStore;
+use crate::notify::store::NotificationStore;
 use crate::rating::store::RatingStore;
 
 /// A store of everything the server keeps (the SQL store is one): every domain's trait.
@@ -37,6 +38,7 @@ pub trait Store:
     + RatingStore
     + AnalysisStore
     + LeaseStore
+    + NotificationStore
 {
 }
 
@@ -50,6 +52,7 @@ impl<T> Store for T where
         + RatingStore
         + AnalysisStore
         + LeaseStore
+        + NotificationStore
 {
 }
 
@@ -76,6 +79,8 @@ pub struct Stores {
     pub analyses: Arc<dyn AnalysisStore>,
     /// A cluster's leases.
     pub leases: Arc<dyn LeaseStore>,
+    /// Notifications.
+    pub notifications: Arc<dyn NotificationStore>,
 }
 
 impl From<Arc<dyn Store>> for Stores {
@@ -89,7 +94,8 @@ impl From<Arc<dyn Store>> for Stores {
             archive: store.clone(),
             ratings: store.clone(),
             analyses: store.clone(),
-            leases: store,
+            leases: store.clone(),
+            notifications: store,
         }
     }
 }

@@ -13,6 +13,7 @@ use tracing::Instrument;
 
 use super::bot::{BotMove, BotNews, BotThinking, Bots};
 use super::core::{Commit, Committed, Core, Decision, Effects, Now, Reply, Request};
+use super::tell::Teller;
 use super::watchers::Watchers;
 use super::{Conn, TableHandle};
 use crate::Ctx;
@@ -92,6 +93,8 @@ struct Actor {
     last_summary: Option<TableSummary>,
     /// In a cluster, what its writes carry: the incarnation of the table it runs.
     fence: Option<Arc<Fence>>,
+    /// What the players were told while away.
+    teller: Teller,
 }
 
 /// Starts the actor of `core`, whose writes carry `fence`: its handle and its lobby
@@ -119,7 +122,9 @@ pub(super) fn start(ctx: Ctx, core: Core, fence: Option<Fence>) -> (TableHandle,
         empty_since: Some(Instant::now()),
         last_summary: None,
         fence: fence.map(Arc::new),
+        teller: Teller::default(),
     };
+    actor.teller = Teller::new(&actor.core);
     let summary = actor.summary();
     actor.last_summary = Some(summary.clone());
     // Everything the table does is logged in its span, and so carries its id.
@@ -152,6 +157,7 @@ impl Actor {
             let idle = self.empty_since.map(|t| t + IDLE_CLOSE);
             let probe = self.probe_at.filter(|_| self.job.is_none());
             let spectators = self.watchers.spectators_due();
+            let warning = self.teller.warning_due(&self.core, Instant::now());
             tokio::select! {
                 input = rx.recv() => match input {
                     Some(Input::Evict) => {
@@ -173,6 +179,11 @@ impl Actor {
                 }
                 _ = sleep_until_opt(deadline) => self.tick(),
                 _ = sleep_until_opt(probe) => self.probe(),
+                _ = sleep_until_opt(warning.map(|(at, _)| at)) => {
+                    if let Some((_, hours)) = warning {
+                        self.teller.warn(&self.ctx, &self.core, hours);
+                    }
+                }
                 _ = sleep_until_opt(spectators) => {
                     let seated = |id| self.core.seat_of(id).is_some();
                     if let Some(e) = self.watchers.announce_spectators(Instant::now(), seated) {
@@ -524,7 +535,11 @@ impl Actor {
         }
         let mut cut = false;
         let mut game_changed = false;
+        let mut ended = None;
         for event in events {
+            if let TableEvent::GameOver { result } = &event {
+                ended = Some(result.clone());
+            }
             let now = Instant::now();
             if let TableEvent::Acted {
                 color, action, ply, ..
@@ -549,6 +564,11 @@ impl Actor {
         }
         if game_changed {
             self.send_legal(None);
+            let watchers = &self.watchers;
+            self.teller
+                .after_events(&self.ctx, &self.core, ended.as_ref(), |id| {
+                    watchers.is_online(id)
+                });
         }
         let summary = self.summary();
         if self.last_summary.as_ref() != Some(&summary) {

@@ -12,6 +12,7 @@ pub mod chat;
 pub mod command;
 pub mod core;
 pub mod protocol;
+mod tell;
 mod watchers;
 pub(crate) mod ws;
 

@@ -41,7 +41,7 @@ use crate::http::error::ApiError;
 use crate::i18n::Lang;
 use crate::protocol::{
     ClientMessage, Command, Correspondence, DAYS_PER_TURN, Request, SeatColor, ServerMessage,
-    TableOptions, TableStatus, TimeSetting, VariantName,
+    TableOptions, TimeSetting, VariantName,
 };
 use crate::refusal::{Code, Refusal};
 use crate::table::{Conn, Request as TableRequest, TableHandle};

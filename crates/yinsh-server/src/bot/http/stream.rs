@@ -127,32 +127,37 @@ pub(super) async fn event_stream(State(app): State<App>, headers: HeaderMap) -> 
     };
     let (conn, mut rx) = program_conn(&app, &player);
     let ctx = app.ctx.clone();
+    // Online first: a game paired from now on is told on the stream (and may be told
+    // twice, never missed).
     ctx.online.add(&conn);
-    // What stands now: the games the player sits in, the challenges to and from them.
+    // What stands now: the games the player sits in (as the store has them: whose turn
+    // each is), the challenges to and from them.
+    let running = match crate::game::http::running_of(ctx.stores.games.as_ref(), player.id).await {
+        Ok(running) => running,
+        Err(e) => {
+            ctx.online.remove(player.id, conn.id);
+            return ApiError::store(&e).into_response();
+        }
+    };
     let mut opening = Vec::new();
     let mut watched: HashSet<String> = HashSet::new();
-    for summary in ctx.lobby.list() {
-        if summary.status != TableStatus::Playing {
-            continue;
-        }
-        let color = [SeatColor::White, SeatColor::Black].into_iter().find(|c| {
-            let seat = match c {
-                SeatColor::White => &summary.seats.white,
-                SeatColor::Black => &summary.seats.black,
-            };
-            seat.as_ref().and_then(|p| p.id) == Some(player.id.0)
+    for (game, to_act) in running {
+        let g = &game.game;
+        let color = if g.white.player_id == Some(player.id) {
+            yinsh::Color::White
+        } else {
+            yinsh::Color::Black
+        };
+        opening.push(EventLine::GameStart {
+            game: EventGame {
+                id: g.table_id.clone(),
+                color: Some(color.into()),
+                is_my_turn: Some(to_act == Some(color)),
+                status: None,
+                winner: None,
+            },
         });
-        if let Some(color) = color {
-            opening.push(EventLine::GameStart {
-                game: EventGame {
-                    id: summary.id.clone(),
-                    color: Some(color),
-                    status: None,
-                    winner: None,
-                },
-            });
-            watched.insert(summary.id);
-        }
+        watched.insert(g.table_id.clone());
     }
     for challenge in ctx.meet.challenges_of(player.id) {
         opening.push(EventLine::Challenge { challenge });

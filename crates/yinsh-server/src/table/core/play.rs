@@ -475,6 +475,7 @@ impl Core {
                 white_ms: clocks.map(|c| c.remaining.white.as_millis() as u64),
                 black_ms: clocks.map(|c| c.remaining.black.as_millis() as u64),
                 at: now.wall_ms,
+                to_act: (!after.is_over()).then(|| after.turn()),
             },
             result: result.map(|r| stored_result(&r, now.wall_ms)),
         };

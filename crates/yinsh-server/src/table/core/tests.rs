@@ -840,6 +840,7 @@ fn a_restored_game_over_at_the_board_stores_its_result_then_announces_it() {
             white_ms: Some(30_000),
             black_ms: Some(30_000),
             at: 1,
+            to_act: (!pos.is_over()).then(|| pos.turn()),
         });
     }
     let expected: GameResult = pos.outcome().unwrap().into();
@@ -883,6 +884,7 @@ fn a_restored_game_charges_nobody_until_the_player_to_act_is_back() {
         white_ms: Some(50_000),
         black_ms: Some(60_000),
         at: 1,
+        to_act: Some(Color::Black),
     }]);
     let start = Instant::now();
     let now = |s: u64| Now {
@@ -1150,6 +1152,7 @@ fn stored_correspondence(days: u8, played_at: i64) -> StoredGame {
         white_ms: Some(full),
         black_ms: Some(full),
         at: played_at,
+        to_act: Some(Color::Black),
     }]);
     stored.game.options = correspondence(Some(days));
     stored
