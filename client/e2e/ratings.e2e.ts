@@ -132,9 +132,10 @@ test("a rated game changes both ratings, shown at the table and on the players' 
   await b.getByTestId("nav-players").click();
   await expect(b).toHaveURL(/#\/leaderboard$/);
   const cards = b.getByTestId("leaderboard-card");
-  await expect(cards).toHaveCount(8);
+  await expect(cards).toHaveCount(10);
   await expect(cards.first()).toContainText("Standard · Bullet");
-  await expect(cards.nth(4)).toContainText("Blitz · Bullet");
+  await expect(cards.nth(4)).toContainText("Standard · Correspondence");
+  await expect(cards.nth(5)).toContainText("Blitz · Bullet");
   await expect(cards.first()).toContainText(en["leaderboard.empty"]);
   await b.getByRole("link", { name: "Standard · Quick" }).first().click();
   await expect(b).toHaveURL(/#\/leaderboard\?category=standard-quick$/);
