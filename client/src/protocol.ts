@@ -19,7 +19,7 @@ white: T,
  */
 black: T, };
 
-export type Code = "bad_message" | "too_large" | "rate_limited" | "no_table" | "not_open" | "too_many_tables" | "too_many_own_tables" | "unknown_command" | "command_usage" | "empty_chat" | "chat_too_long" | "chat_control" | "chat_bidi" | "chat_invisible" | "seat_taken" | "no_free_seat" | "already_seated" | "not_seated" | "game_running" | "leave_running" | "need_two_players" | "opponent_away" | "no_game" | "not_your_turn" | "stale" | "bad_action" | "illegal_action" | "out_of_time" | "bad_option" | "bad_level" | "bots_disabled" | "rated_guest" | "rated_engine" | "no_seek" | "own_seek" | "no_challenge" | "bad_position" | "bot_pairing" | "own_challenge" | "player_offline" | "too_many_challenges" | "nothing_to_take_back" | "takeback_limit" | "nothing_pending" | "already_pending" | "own_offer" | "cannot_claim" | "abort_too_late" | "result_pending" | "store_unavailable" | "table_moved" | "busy";
+export type Code = "bad_message" | "too_large" | "rate_limited" | "no_table" | "not_open" | "too_many_tables" | "too_many_own_tables" | "unknown_command" | "command_usage" | "empty_chat" | "chat_too_long" | "chat_control" | "chat_bidi" | "chat_invisible" | "seat_taken" | "no_free_seat" | "already_seated" | "not_seated" | "game_running" | "leave_running" | "need_two_players" | "opponent_away" | "no_game" | "not_your_turn" | "stale" | "bad_action" | "illegal_action" | "out_of_time" | "bad_option" | "bad_level" | "bots_disabled" | "rated_guest" | "rated_engine" | "no_seek" | "own_seek" | "no_challenge" | "bad_position" | "bot_pairing" | "own_challenge" | "player_offline" | "too_many_challenges" | "too_many_seeks" | "nothing_to_take_back" | "takeback_limit" | "nothing_pending" | "already_pending" | "own_offer" | "cannot_claim" | "abort_too_late" | "result_pending" | "store_unavailable" | "table_moved" | "busy";
 
 export type ClientMessage = { 
 /**
@@ -1026,7 +1026,11 @@ options: TableOptions,
 /**
  * The seek welcomes bot accounts (a bot's own seek always does).
  */
-bots?: boolean, };
+bots?: boolean, 
+/**
+ * When it was made, in milliseconds since 1970 (a correspondence seek).
+ */
+created_at?: number, };
 
 export type ChallengeView = { 
 /**

@@ -11,7 +11,7 @@ use crate::common::{Client, TestServer, http_send, postgres_database};
 
 /// A browser: its cookie (if it has one), speaking to one server from its own page.
 pub(crate) struct Browser {
-    addr: SocketAddr,
+    pub(crate) addr: SocketAddr,
     pub(crate) cookie: Option<String>,
 }
 

@@ -134,3 +134,134 @@ async fn a_deadline_that_passed_while_the_server_was_down_falls_when_it_starts()
     let over = view.game.and_then(|g| g.result).expect("over");
     assert_eq!(over.winner, Some(SeatColor::White));
 }
+
+#[tokio::test]
+async fn the_correspondence_seek_list_keeps_seeks_for_players_who_are_away() {
+    use serde_json::{Value, json};
+
+    use crate::accounts::Browser;
+
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}?mode=rwc", dir.path().join("s.db").display());
+    let mut server = TestServer::on(&url, fast_config()).await;
+    let account = |name: &'static str, addr| async move {
+        let mut b = Browser::new(addr);
+        assert_eq!(b.send("POST", "/api/session", None).await.0, 200);
+        assert_eq!(b.register(name, "correct horse").await.0, 201);
+        b
+    };
+    let mut ann = account("Ann", server.addr).await;
+    let seeks = "/api/seeks/correspondence";
+    let seek =
+        |days: Value, rated: bool| json!({"variant": "standard", "days": days, "rated": rated});
+    // What a seek may ask for.
+    for (body, code) in [
+        (seek(json!(4), false), "bad_option"),
+        (seek(json!(0), false), "bad_option"),
+        (
+            json!({"days": 3, "time": {"minutes": 5, "increment": 0}}),
+            "",
+        ),
+        (json!({"variant": "chess"}), ""),
+        (json!({"days": "3"}), ""),
+    ] {
+        let (status, answer) = ann.send("POST", seeks, Some(body.clone())).await;
+        assert_eq!(status, 400, "{body}: {answer}");
+        if !code.is_empty() {
+            assert_eq!(answer["code"], code, "{answer}");
+        }
+    }
+    let mut guest = Browser::new(server.addr);
+    guest.send("POST", "/api/session", None).await;
+    let (status, answer) = guest.send("POST", seeks, Some(seek(json!(3), true))).await;
+    assert_eq!((status, &answer["code"]), (400, &json!("rated_guest")));
+    let (status, made) = ann.send("POST", seeks, Some(seek(json!(3), true))).await;
+    assert_eq!(status, 201, "{made}");
+    assert_eq!(made["options"]["correspondence"], json!({"days": 3}));
+    assert_eq!(
+        (made["rating"].clone(), made["provisional"].clone()),
+        (json!(1500), json!(true))
+    );
+    let id = made["id"].as_str().unwrap().to_owned();
+    let mut others = Vec::new();
+    for _ in 0..4 {
+        let (status, other) = ann
+            .send("POST", seeks, Some(seek(Value::Null, false)))
+            .await;
+        assert_eq!(status, 201, "{other}");
+        others.push(other["id"].as_str().unwrap().to_owned());
+    }
+    let (status, answer) = ann.send("POST", seeks, Some(seek(json!(1), false))).await;
+    assert_eq!((status, &answer["code"]), (400, &json!("too_many_seeks")));
+
+    // The server restarts; Ann has no connection at all: her seeks stand.
+    server.stop().await;
+    let server = TestServer::on(&url, fast_config()).await;
+    ann.addr = server.addr;
+    guest.addr = server.addr;
+    let (status, list) = guest.send("GET", seeks, None).await;
+    assert_eq!(status, 200);
+    let list = list["seeks"].as_array().unwrap().clone();
+    assert_eq!(list.len(), 5);
+    assert_eq!(list[0]["id"], json!(id), "oldest first");
+    assert_eq!(list[0]["player"]["name"], "Ann");
+    assert_eq!(list[0]["player"]["online"], false);
+
+    // Withdrawing: only one's own.
+    let mut bob = account("Bob", server.addr).await;
+    let path = |id: &str| format!("{seeks}/{id}");
+    assert_eq!(bob.send("DELETE", &path(&others[0]), None).await.0, 404);
+    assert_eq!(ann.send("DELETE", &path(&others[0]), None).await.0, 204);
+    assert_eq!(ann.send("DELETE", &path(&others[0]), None).await.0, 404);
+
+    // Taking one: not one's own, not rated by a guest; once.
+    let accept = format!("{seeks}/{id}/accept");
+    let (status, answer) = ann.send("POST", &accept, None).await;
+    assert_eq!((status, &answer["code"]), (400, &json!("own_seek")));
+    let (status, answer) = guest.send("POST", &accept, None).await;
+    assert_eq!((status, &answer["code"]), (400, &json!("rated_guest")));
+    let (status, taken) = bob.send("POST", &accept, None).await;
+    assert_eq!(status, 200, "{taken}");
+    let table = taken["table"].as_str().unwrap().to_owned();
+    let (status, answer) = bob.send("POST", &accept, None).await;
+    assert_eq!((status, &answer["code"]), (404, &json!("no_seek")));
+    let (_, list) = guest.send("GET", seeks, None).await;
+    assert_eq!(list["seeks"].as_array().unwrap().len(), 3);
+
+    // Ann finds the game when she comes back.
+    let (_, playing) = ann.send("GET", "/api/account/playing", None).await;
+    let game = &playing["nowPlaying"][0];
+    assert_eq!(game["gameId"], json!(table), "{playing}");
+    assert_eq!(
+        (&game["daysPerTurn"], &game["rated"]),
+        (&json!(3), &json!(true))
+    );
+    let ann_color = game["color"].clone();
+    assert_ne!(ann_color, taken["color"]);
+    // Told once, when the game waits for her (the notice is kept as the game starts).
+    let mut notes = Value::Null;
+    for _ in 0..100 {
+        notes = ann.send("GET", "/api/notifications", None).await.1;
+        if ann_color != "white" || notes["unread"] != 0 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    let turns: Vec<&Value> = notes["notifications"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|n| n["notice"]["kind"] == "your_turn")
+        .collect();
+    if ann_color == "white" {
+        assert_eq!(turns.len(), 1, "{notes}");
+        assert_eq!(turns[0]["notice"]["table"], json!(table));
+        assert_eq!(turns[0]["notice"]["opponent"], "Bob");
+    } else {
+        assert!(turns.is_empty(), "{notes}");
+    }
+    let ann_ws = Client::connect(server.addr, ann.cookie.as_deref()).await;
+    let mut ann_ws = ann_ws;
+    let view = ann_ws.open(&table).await;
+    assert!(view.game.is_some_and(|g| g.result.is_none()));
+}

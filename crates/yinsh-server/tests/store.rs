@@ -273,6 +273,7 @@ async fn sqlite_store() {
     let url = format!("sqlite://{}?mode=rwc", dir.path().join("s.db").display());
     exercise(yinsh_server::store::open(&url).await.unwrap()).await;
     turns_and_notices(yinsh_server::store::open(&url).await.unwrap()).await;
+    seeks(yinsh_server::store::open(&url).await.unwrap()).await;
 }
 
 #[tokio::test]
@@ -282,6 +283,61 @@ async fn postgres_store() {
     };
     exercise(yinsh_server::store::open(&url).await.unwrap()).await;
     turns_and_notices(yinsh_server::store::open(&url).await.unwrap()).await;
+    seeks(yinsh_server::store::open(&url).await.unwrap()).await;
+}
+
+/// The correspondence seek list: a player's limit, oldest first, taken once and never
+/// by its own player, withdrawn only by its own.
+async fn seeks(store: Arc<dyn Store>) {
+    use yinsh_server::account::store::Player;
+    use yinsh_server::meet::store::StoredSeek;
+    use yinsh_server::protocol::Correspondence;
+
+    let eve = store.create_guest("hash-e", "Eve").await.unwrap();
+    let finn = store.create_guest("hash-f", "Finn").await.unwrap();
+    let seek = |id: &str, at: i64| StoredSeek {
+        id: id.to_owned(),
+        player: Player {
+            id: eve.id,
+            name: "Eve".to_owned(),
+            bot: false,
+        },
+        rating: Some(1612),
+        provisional: false,
+        options: TableOptions {
+            correspondence: Some(Correspondence { days: Some(3) }),
+            ..TableOptions::default()
+        },
+        bots: true,
+        created_at: at,
+    };
+    assert!(store.add_seek(&seek("s2", 2_000), 2).await.unwrap());
+    assert!(store.add_seek(&seek("s1", 1_000), 2).await.unwrap());
+    assert!(
+        !store.add_seek(&seek("s3", 3_000), 2).await.unwrap(),
+        "over the limit"
+    );
+    let list = store.correspondence_seeks().await.unwrap();
+    assert_eq!(list, vec![seek("s1", 1_000), seek("s2", 2_000)]);
+
+    assert_eq!(
+        store.take_seek("s1", eve.id).await.unwrap(),
+        None,
+        "one's own"
+    );
+    assert!(
+        !store.withdraw_seek("s1", finn.id).await.unwrap(),
+        "not his"
+    );
+    let (a, b) = tokio::join!(
+        store.take_seek("s1", finn.id),
+        store.take_seek("s1", finn.id)
+    );
+    let taken: Vec<_> = [a.unwrap(), b.unwrap()].into_iter().flatten().collect();
+    assert_eq!(taken, vec![seek("s1", 1_000)], "taken once");
+    assert!(store.withdraw_seek("s2", eve.id).await.unwrap());
+    assert!(!store.withdraw_seek("s2", eve.id).await.unwrap());
+    assert!(store.correspondence_seeks().await.unwrap().is_empty());
 }
 
 /// Whose turn a player's running games wait for, through actions and a takeback; a

@@ -14,7 +14,10 @@
 //! when the person's seek welcomes bots (`bots`), or the person accepts the bot's seek
 //! from the lobby; bots pair with each other freely.
 
+pub(crate) mod http;
 pub mod protocol;
+pub(crate) mod sql;
+pub mod store;
 pub(crate) mod ws;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -72,6 +75,7 @@ impl Seek {
             provisional: registered && self.provisional,
             options: self.options.clone(),
             bots: self.bots,
+            created_at: None,
         }
     }
 
@@ -153,7 +157,9 @@ fn fresh_id() -> String {
 fn seek_options(options: &TableOptions) -> Result<TableOptions, Refusal> {
     let bad = |reason| Err(Refusal::BadOption { reason });
     if options.correspondence.is_some() {
-        return bad("quick pairing is live: a correspondence game is agreed by challenge");
+        return bad(
+            "quick pairing is live: a correspondence game is agreed by challenge or on the correspondence seek list",
+        );
     }
     if options.time.is_none() {
         return bad("quick pairing needs a clock");
@@ -643,12 +649,13 @@ async fn rating_of(ctx: &Ctx, player: &Player, options: &TableOptions) -> (f64, 
 }
 
 /// A new table with `options` where `white` and `black` play, started; both are told.
+/// The table's id.
 async fn start(
     ctx: &Ctx,
     options: TableOptions,
     white: Player,
     black: Player,
-) -> Result<(), Refusal> {
+) -> Result<String, Refusal> {
     if !ctx.lobby.has_room() {
         return Err(told(ctx, &white, &black, Refusal::TooManyTables));
     }
@@ -672,7 +679,7 @@ async fn start(
             }),
         );
     }
-    Ok(())
+    Ok(id.to_string())
 }
 
 /// Tells both players that their pairing failed, and why; gives the reason.

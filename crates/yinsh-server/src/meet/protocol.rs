@@ -27,6 +27,10 @@ pub struct SeekView {
     #[ts(as = "Option<bool>", optional)]
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub bots: bool,
+    /// When it was made, in milliseconds since 1970 (a correspondence seek).
+    #[ts(optional, type = "number")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub created_at: Option<i64>,
 }
 
 /// A challenge, as its two players see it.

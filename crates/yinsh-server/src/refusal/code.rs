@@ -108,6 +108,8 @@ codes! {
     PlayerOffline = "player_offline",
     /// The player has as many challenges out as they may.
     TooManyChallenges = "too_many_challenges",
+    /// The player has as many correspondence seeks open as they may.
+    TooManySeeks = "too_many_seeks",
     /// The player has not acted in this game.
     NothingToTakeBack = "nothing_to_take_back",
     /// The player has used every takeback of this game.

@@ -144,6 +144,11 @@ pub enum Refusal {
         /// That many.
         limit: usize,
     },
+    /// The player has as many correspondence seeks open as they may.
+    TooManySeeks {
+        /// That many.
+        limit: usize,
+    },
     /// The player has not acted in this game.
     NothingToTakeBack,
     /// The player has used every takeback of this game.
@@ -220,6 +225,7 @@ impl Refusal {
             Refusal::OwnChallenge => Code::OwnChallenge,
             Refusal::PlayerOffline { .. } => Code::PlayerOffline,
             Refusal::TooManyChallenges { .. } => Code::TooManyChallenges,
+            Refusal::TooManySeeks { .. } => Code::TooManySeeks,
             Refusal::NothingToTakeBack => Code::NothingToTakeBack,
             Refusal::TakebackLimit { .. } => Code::TakebackLimit,
             Refusal::NothingPending => Code::NothingPending,
@@ -254,7 +260,9 @@ impl Refusal {
             }
             Refusal::UnknownCommand { command } => vec![("command", text(command))],
             Refusal::PlayerOffline { name } => vec![("name", text(name))],
-            Refusal::TooManyChallenges { limit } => vec![("limit", Arg::Text(limit.to_string()))],
+            Refusal::TooManyChallenges { limit } | Refusal::TooManySeeks { limit } => {
+                vec![("limit", Arg::Text(limit.to_string()))]
+            }
             Refusal::CommandUsage { usage } => vec![("usage", text(usage))],
             Refusal::SeatTaken { color: c } | Refusal::AlreadySeated { color: c } => {
                 vec![("color", color(c))]

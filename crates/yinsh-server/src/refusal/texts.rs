@@ -71,6 +71,9 @@ fn en_refusal(r: &Refusal) -> &'static str {
         Refusal::TooManyChallenges { .. } => {
             "You have {limit} challenges out already; withdraw one first."
         }
+        Refusal::TooManySeeks { .. } => {
+            "You have {limit} correspondence seeks open already; withdraw one first."
+        }
         Refusal::NothingToTakeBack => "You have not played yet.",
         Refusal::TakebackLimit { .. } => "You have used all {limit} takebacks of this game.",
         Refusal::NothingPending => "There is no offer to answer.",
@@ -150,6 +153,9 @@ fn nl_refusal(r: &Refusal) -> &'static str {
         Refusal::PlayerOffline { .. } => "Er is niemand online die {name} heet.",
         Refusal::TooManyChallenges { .. } => {
             "Je hebt al {limit} uitdagingen uitstaan; trek er eerst een in."
+        }
+        Refusal::TooManySeeks { .. } => {
+            "Je hebt al {limit} correspondentieverzoeken open; trek er eerst een in."
         }
         Refusal::NothingToTakeBack => "Je hebt nog niet gespeeld.",
         Refusal::TakebackLimit { .. } => "Je hebt alle {limit} terugnames van dit spel gebruikt.",
@@ -232,6 +238,9 @@ fn pl_refusal(r: &Refusal) -> &'static str {
         Refusal::PlayerOffline { .. } => "Nikt o nazwie {name} nie jest teraz online.",
         Refusal::TooManyChallenges { .. } => {
             "Masz już {limit} wysłanych wyzwań; najpierw wycofaj jedno."
+        }
+        Refusal::TooManySeeks { .. } => {
+            "Masz już {limit} otwartych ogłoszeń partii korespondencyjnych; najpierw wycofaj jedno."
         }
         Refusal::NothingToTakeBack => "Nie masz jeszcze czego cofnąć.",
         Refusal::TakebackLimit { .. } => {
@@ -324,6 +333,9 @@ fn de_refusal(r: &Refusal) -> &'static str {
         Refusal::PlayerOffline { .. } => "Niemand namens {name} ist online.",
         Refusal::TooManyChallenges { .. } => {
             "Du hast schon {limit} Herausforderungen offen; ziehe zuerst eine zurück."
+        }
+        Refusal::TooManySeeks { .. } => {
+            "Du hast schon {limit} Fernpartie-Gesuche offen; ziehe zuerst eines zurück."
         }
         Refusal::NothingToTakeBack => "Du hast noch keinen Zug gemacht.",
         Refusal::TakebackLimit { .. } => {

@@ -24,6 +24,7 @@ use crate::analysis::store::AnalysisStore;
 use crate::archive::store::ArchiveStore;
 use crate::cluster::store::LeaseStore;
 use crate::game::store::GameStore;
+use crate::meet::store::SeekStore;
 use crate::notify::store::NotificationStore;
 use crate::rating::store::RatingStore;
 
@@ -39,6 +40,7 @@ pub trait Store:
     + AnalysisStore
     + LeaseStore
     + NotificationStore
+    + SeekStore
 {
 }
 
@@ -53,6 +55,7 @@ impl<T> Store for T where
         + AnalysisStore
         + LeaseStore
         + NotificationStore
+        + SeekStore
 {
 }
 
@@ -81,6 +84,8 @@ pub struct Stores {
     pub leases: Arc<dyn LeaseStore>,
     /// Notifications.
     pub notifications: Arc<dyn NotificationStore>,
+    /// The correspondence seek list.
+    pub seeks: Arc<dyn SeekStore>,
 }
 
 impl From<Arc<dyn Store>> for Stores {
@@ -95,7 +100,8 @@ impl From<Arc<dyn Store>> for Stores {
             ratings: store.clone(),
             analyses: store.clone(),
             leases: store.clone(),
-            notifications: store,
+            notifications: store.clone(),
+            seeks: store,
         }
     }
 }
