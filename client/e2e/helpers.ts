@@ -158,6 +158,26 @@ export function rowPoints(token: string): string[] {
   return Array.from({ length: n + 1 }, (_, i) => `${String.fromCharCode(c1 + i * dc)}${r1 + i * dr}`);
 }
 
+/**
+ * How many lines the page's header takes: its children, by the vertical room each
+ * takes, grouped into lines where they overlap (a taller button beside a word is one
+ * line, not two).
+ */
+export async function headerLines(page: Page): Promise<number> {
+  return page.locator("header.top").evaluate((header) => {
+    const lines: { top: number; bottom: number }[] = [];
+    const boxes = [...header.children].map((el) => el.getBoundingClientRect()).filter((b) => b.width > 0 && b.height > 0);
+    for (const box of boxes.sort((a, b) => a.top - b.top)) {
+      const line = lines.find((l) => box.top < l.bottom - 2 && box.bottom > l.top + 2);
+      if (line) {
+        line.top = Math.min(line.top, box.top);
+        line.bottom = Math.max(line.bottom, box.bottom);
+      } else lines.push({ top: box.top, bottom: box.bottom });
+    }
+    return lines.length;
+  });
+}
+
 /** Expects the page to fit the width of the screen: nothing to scroll sideways. */
 export async function expectNoSidewaysScroll(page: Page, what: string): Promise<void> {
   const width = page.viewportSize()!.width;

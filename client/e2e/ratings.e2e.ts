@@ -6,7 +6,7 @@
 
 import { expect, test } from "@playwright/test";
 import { en } from "../src/i18n/en";
-import { expectNoPageErrors, expectNoSidewaysScroll, newPlayer, registered, resign, screenshot, sitDown, tableIdOf } from "./helpers";
+import { expectNoPageErrors, expectNoSidewaysScroll, headerLines, newPlayer, registered, resign, screenshot, sitDown, tableIdOf } from "./helpers";
 
 const DESKTOP = { width: 1366, height: 768 };
 const PHONE = { width: 390, height: 844 };
@@ -250,14 +250,7 @@ test("the header on a phone keeps to two lines in every language, for a guest an
     for (const lang of ["en", "nl", "pl", "de"]) {
       await page.getByTestId("language").selectOption(lang);
       await expect(page.locator("html")).toHaveAttribute("lang", lang);
-      const lines = await page.locator("header.top").evaluate((header) => {
-        const tops = new Set<number>();
-        for (const el of header.children) {
-          const box = el.getBoundingClientRect();
-          if (box.width > 0) tops.add(Math.round(box.top / 10));
-        }
-        return tops.size;
-      });
+      const lines = await headerLines(page);
       expect(lines, `the header's lines in ${lang}`).toBeLessThanOrEqual(2);
       await expectNoSidewaysScroll(page, `the header in ${lang}`);
     }

@@ -109,3 +109,39 @@ describe("a connection in a cluster", () => {
     expect(FakeSocket.made[1].url).toContain("node=n1");
   });
 });
+
+describe("the player's news", () => {
+  beforeEach(() => {
+    FakeSocket.made = [];
+    vi.stubGlobal("WebSocket", FakeSocket);
+    vi.stubGlobal("location", { protocol: "http:", host: "site" });
+  });
+
+  it("goes to every listener of `onNotice` until it stops, and to no table", () => {
+    const conn = new Connection("en");
+    const heard: { type: string }[] = [];
+    const also: { type: string }[] = [];
+    const table: { type: string }[] = [];
+    conn.watchTable("t1", (msg) => table.push(msg));
+    const stop = conn.onNotice((msg) => heard.push(msg));
+    conn.onNotice((msg) => also.push(msg));
+    const socket = FakeSocket.made[0];
+    socket.open();
+    socket.receive({ type: "welcome", player: me, lang: "en", server: "0.1.0" });
+    const notification = { id: 3, at: 1, read: false, notice: { kind: "your_turn", table: "t1", opponent: "Bob" } };
+    socket.receive({ type: "notified", notification, unread: 2 });
+    socket.receive({ type: "unread", unread: 1 });
+    socket.receive({ type: "my_turn", count: 4 });
+    expect(heard).toEqual([
+      { type: "notified", notification, unread: 2 },
+      { type: "unread", unread: 1 },
+      { type: "my_turn", count: 4 },
+    ]);
+    expect(also).toHaveLength(3);
+    expect(table).toEqual([]);
+    stop();
+    socket.receive({ type: "my_turn", count: 0 });
+    expect(heard).toHaveLength(3);
+    expect(also).toHaveLength(4);
+  });
+});

@@ -1,7 +1,8 @@
 // The WebSocket connection to the server: requests with ids and their answers,
 // automatic reconnection, and resuming every open table from the last event seen; in a
 // cluster, the connection follows its tables to the node that runs them.
-// The analysis board's live engine search is asked for again after a reconnect.
+// The analysis board's live engine search is asked for again after a reconnect. The
+// player's notifications and turn count are handed to whoever follows them.
 
 import { t } from "./i18n";
 import type {
@@ -59,6 +60,10 @@ export type MeetMessage = Extract<
   { type: "lobby" | "lobby_seek" | "lobby_seek_removed" | "challenge" | "challenge_gone" | "paired" }
 >;
 
+/** The messages about the player's news: a notification kept (`notified`), the unread
+ * count changed (`unread`), the count of games waiting for the player (`my_turn`). */
+export type NoticeMessage = Extract<ServerMessage, { type: "notified" | "unread" | "my_turn" }>;
+
 interface Pending {
   resolve: (answer: Answer) => void;
   reject: (err: Refused) => void;
@@ -99,6 +104,10 @@ export class Connection {
   /** Whoever follows seeks, challenges and pairings (pushed to every connection of the
    * player, whatever page is shown). */
   private meetListeners = new Set<(msg: MeetMessage) => void>();
+  // ---- notifications ----
+  /** Whoever follows the player's notifications and turns (pushed to every connection
+   * of the player, whatever page is shown). */
+  private noticeListeners = new Set<(msg: NoticeMessage) => void>();
   private stateListeners = new Set<(state: ConnectionState) => void>();
   private playerListeners = new Set<(player: PlayerView) => void>();
   // ---- computer analysis ----
@@ -222,6 +231,12 @@ export class Connection {
         if (msg.type === "challenge_gone") this.myChallenges.delete(msg.challenge);
         this.meetListeners.forEach((l) => l(msg));
         if (msg.type !== "challenge") this.followTables();
+        return;
+      // ---- notifications ----
+      case "notified":
+      case "unread":
+      case "my_turn":
+        this.noticeListeners.forEach((l) => l(msg));
         return;
       // ---- computer analysis ----
       case "analysis":
@@ -363,6 +378,18 @@ export class Connection {
   onMeet(listener: (msg: MeetMessage) => void): () => void {
     this.meetListeners.add(listener);
     return () => this.meetListeners.delete(listener);
+  }
+
+  // ---- notifications ----
+
+  /**
+   * Calls `listener` with every `notified`, `unread` and `my_turn` message until the
+   * returned function is called. The server sends none on connecting: whoever shows the
+   * counts asks the HTTP API for them after each `welcome` (`onPlayer`).
+   */
+  onNotice(listener: (msg: NoticeMessage) => void): () => void {
+    this.noticeListeners.add(listener);
+    return () => this.noticeListeners.delete(listener);
   }
 
   // ---- computer analysis ----

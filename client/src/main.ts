@@ -1,7 +1,7 @@
 // The page shell: header (navigation, language, connection state, who you are, the
-// account link) and the router between the lobby, a table, the archive, the replay
-// viewer, the rules, the account page, a player's page, the leaderboards and the
-// analysis board.
+// account link, the count of games waiting for a move and the notifications' bell) and
+// the router between the lobby, a table, the archive, the replay viewer, the rules, the
+// account page, a player's page, the leaderboards, the analysis board and My games.
 
 import "./theme.css";
 import "./style.css";
@@ -24,6 +24,9 @@ import { mountChallengeLink } from "./pages/challenge-link";
 import { mountChallengeNotices } from "./pages/challenges";
 // ---- analysis board ----
 import { mountAnalysisBoard } from "./pages/analysis-board";
+// ---- notifications and my games ----
+import { inboxHeader } from "./pages/notify";
+import { mountMyGames } from "./pages/my-games";
 
 const conn = new Connection(lang());
 // Challenges to and from the player on every page; `paired` goes to the new table.
@@ -46,8 +49,11 @@ for (const l of LANGS) langSelect.append(h("option", { value: l.code }, l.name))
 langSelect.value = lang();
 langSelect.addEventListener("change", () => setLang(langSelect.value as Lang));
 
+// The games waiting for the player's move and the bell, kept from the connection's news.
+const inbox = inboxHeader(conn);
+
 const main = h("main", { id: "page" });
-app.append(h("header", { class: "top" }, h("a", { class: "brand", href: "#/" }, "YINSH"), nav, h("span", { class: "spacer" }), who, guestSlot, accountLink, status, langSelect), main);
+app.append(h("header", { class: "top" }, h("a", { class: "brand", href: "#/" }, "YINSH"), nav, h("span", { class: "spacer" }), inbox.myTurn, inbox.bell, who, guestSlot, accountLink, status, langSelect), main);
 
 function renderHeader(): void {
   replace(
@@ -58,7 +64,9 @@ function renderHeader(): void {
     h("a", { href: "#/rules", "data-testid": "nav-rules" }, t("nav.rules")),
     // A phone shows the short name: the site and its pages keep to one line.
     h("a", { href: "#/analysis", "data-testid": "nav-board", title: t("nav.board") }, h("span", { class: "nav-long" }, t("nav.board")), h("span", { class: "nav-short" }, t("nav.boardShort"))),
+    h("a", { href: "#/games", "data-testid": "nav-games", title: t("nav.games") }, h("span", { class: "nav-long" }, t("nav.games")), h("span", { class: "nav-short" }, t("nav.gamesShort"))),
   );
+  inbox.render();
   langSelect.setAttribute("aria-label", t("nav.language"));
   status.textContent = t(`conn.${conn.state}`);
   status.dataset.state = conn.state;
@@ -112,6 +120,8 @@ function route(): void {
     unmount = mountChallengeLink(main, conn, decodeURIComponent(parts[1]));
   } else if (parts[0] === "analysis") {
     unmount = mountAnalysisBoard(main, conn);
+  } else if (parts[0] === "games") {
+    unmount = mountMyGames(main, conn);
   } else if (parts[0] === "replay" && parts[1]) {
     unmount = mountReplay(main, conn, decodeURIComponent(parts[1]));
   } else {

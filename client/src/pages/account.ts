@@ -1,7 +1,8 @@
 // The account page (#/account): for a guest, creating an account (keeping the guest's
 // seats and games) or logging in; for an account, logging out, the password and the
-// sessions, and the personal API tokens (tokens.ts). Everything goes through the
-// server's /api/account and /api/token endpoints.
+// sessions, the personal API tokens (tokens.ts) and which notifications the bell brings
+// (notify-settings.ts). Everything goes through the server's /api/account, /api/token
+// and /api/notifications endpoints.
 
 import "./account.css";
 import { h, replace } from "../dom";
@@ -9,6 +10,7 @@ import { t, type Key } from "../i18n";
 import type { AccountView, SessionView } from "../protocol";
 import { formatDate } from "./archive";
 import { tokensPanel } from "./tokens";
+import { notifySettingsPanel } from "./notify-settings";
 import { api } from "../api";
 
 /** Why a wanted name or password will be refused, as the server's rules say; null if fine. */
@@ -171,7 +173,7 @@ export function mountAccount(root: HTMLElement, changed: () => void): () => void
       h("h1", {}, t("account.title")),
       h("p", { "data-testid": "account-name" }, t("account.signedIn", { name: me.name }), me.created_at ? ` · ${t("account.member", { date: formatDate(me.created_at) })}` : ""),
       logout,
-      h("div", { class: "account-forms" }, change.form, h("div", { class: "account-form" }, h("h2", {}, t("account.sessions")), sessions, endOthers), tokensPanel(() => alive)),
+      h("div", { class: "account-forms" }, change.form, h("div", { class: "account-form" }, h("h2", {}, t("account.sessions")), sessions, endOthers), tokensPanel(() => alive), notifySettingsPanel(() => alive)),
     );
     void loadSessions();
   }
