@@ -1,5 +1,9 @@
 // JSON requests to the server's HTTP API with the session's cookie, for the pages
 // that act on the account (the account page, its tokens panel, and those to come).
+// They say the page's language (`Accept-Language`), in which the server words its
+// refusals where it can.
+
+import { lang } from "./i18n";
 
 export interface Answer<T> {
   ok: boolean;
@@ -13,7 +17,7 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
   try {
     const response = await fetch(path, {
       method,
-      headers: body === undefined ? undefined : { "Content-Type": "application/json" },
+      headers: body === undefined ? { "Accept-Language": lang() } : { "Accept-Language": lang(), "Content-Type": "application/json" },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const json = (await response.json().catch(() => null)) as (T & { error?: string }) | null;

@@ -552,4 +552,12 @@ export const de: Record<Key, string> = {
   "games.timeLeft": "noch {time}",
   "games.lastMove": "letzter Zug {move}",
   "games.noMove": "noch kein Zug",
+  "corres.title": "Partien über Tage",
+  "corres.explain": "Fernpartien: Jeder Zug darf Tage dauern, und ein Gesuch bleibt offen, während du weg bist. Wer es annimmt, spielt gegen dich.",
+  "corres.post": "Gesuch aufgeben",
+  "corres.unlimited": "Ohne Zeitlimit",
+  "corres.withdraw": "Zurückziehen",
+  "corres.empty": "Gerade gibt es keine Fernpartie-Gesuche. Gib eins auf: Es wartet so lange wie nötig auf einen Gegner.",
+  "corres.failed": "Die Fernpartie-Gesuche konnten nicht geladen werden ({status}).",
+  "corres.unlimitedCasual": "Eine Partie ohne Frist wird nie gewertet.",
 };

@@ -550,6 +550,14 @@ export const en = {
   "games.timeLeft": "{time} left",
   "games.lastMove": "last move {move}",
   "games.noMove": "no move yet",
+  "corres.title": "Games across days",
+  "corres.explain": "Correspondence games: each turn may take days, and a seek stays open while you are away. Whoever accepts it plays you.",
+  "corres.post": "Post a seek",
+  "corres.unlimited": "No time limit",
+  "corres.withdraw": "Withdraw",
+  "corres.empty": "No correspondence seeks right now. Post one: it waits for an opponent for as long as it takes.",
+  "corres.failed": "Could not load the correspondence seeks ({status}).",
+  "corres.unlimitedCasual": "A game without a deadline is never rated.",
 } as const;
 
 export type Key = keyof typeof en;

@@ -552,4 +552,12 @@ export const nl: Record<Key, string> = {
   "games.timeLeft": "nog {time}",
   "games.lastMove": "laatste zet {move}",
   "games.noMove": "nog geen zet",
+  "corres.title": "Partijen over dagen",
+  "corres.explain": "Correspondentiepartijen: elke beurt mag dagen duren, en een verzoek blijft open terwijl je weg bent. Wie het aanneemt, speelt tegen je.",
+  "corres.post": "Verzoek plaatsen",
+  "corres.unlimited": "Zonder tijdslimiet",
+  "corres.withdraw": "Intrekken",
+  "corres.empty": "Er zijn nu geen correspondentieverzoeken. Plaats er een: het wacht zo lang als nodig op een tegenstander.",
+  "corres.failed": "De correspondentieverzoeken konden niet worden geladen ({status}).",
+  "corres.unlimitedCasual": "Een partij zonder termijn telt nooit voor de rating.",
 };

@@ -552,4 +552,12 @@ export const pl: Record<Key, string> = {
   "games.timeLeft": "zostało {time}",
   "games.lastMove": "ostatni ruch {move}",
   "games.noMove": "jeszcze bez ruchu",
+  "corres.title": "Partie na wiele dni",
+  "corres.explain": "Partie korespondencyjne: każdy ruch może trwać dni, a ogłoszenie czeka, gdy cię nie ma. Kto je przyjmie, gra z tobą.",
+  "corres.post": "Dodaj ogłoszenie",
+  "corres.unlimited": "Bez limitu czasu",
+  "corres.withdraw": "Wycofaj",
+  "corres.empty": "Nie ma teraz ogłoszeń partii korespondencyjnych. Dodaj swoje: poczeka na przeciwnika tak długo, jak trzeba.",
+  "corres.failed": "Nie udało się wczytać ogłoszeń partii korespondencyjnych ({status}).",
+  "corres.unlimitedCasual": "Partia bez terminu nigdy nie jest rankingowa.",
 };

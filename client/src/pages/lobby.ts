@@ -1,7 +1,7 @@
 // The lobby: the tables in sections (open to sit down, games to watch, finished ones
 // apart and folded, each rated or casual), who is online (the registered players by
 // name, linked to their pages), creating a table (rated or casual) and playing the
-// engine with a colour of one's choice.
+// engine with a colour of one's choice; the correspondence seeks that stand for days.
 
 import "./lobby.css";
 import type { Connection, Refused } from "../connection";
@@ -15,6 +15,7 @@ import { describeOptions, paceOf, paceSelect } from "./options";
 import { nameOrLink, playerLink, ratedMark } from "./ratings";
 import { fillLevels } from "./engine-levels";
 import { quickPairing } from "./quick";
+import { corresSeeks } from "./corres-seeks";
 import { newTable, tableHash } from "./new-table";
 
 
@@ -203,6 +204,8 @@ export function mountLobby(root: HTMLElement, conn: Connection): () => void {
 
   // Quick pairing and the seeks, at the top (pages/quick.ts).
   const quick = quickPairing(conn);
+  // The correspondence seeks, kept by the server for days (pages/corres-seeks.ts).
+  const corres = corresSeeks(conn);
 
   const stop = conn.watchLobby((msg) => {
     if (msg.type === "lobby") {
@@ -237,6 +240,7 @@ export function mountLobby(root: HTMLElement, conn: Connection): () => void {
           { class: "lobby-tables", "data-testid": "tables" },
           h("section", { class: "lobby-section" }, h("h2", {}, t("lobby.openTables")), openList),
           h("section", { class: "lobby-section" }, h("h2", {}, t("lobby.games")), gamesList),
+          corres.el,
           finished,
         ),
         h(
@@ -273,6 +277,7 @@ export function mountLobby(root: HTMLElement, conn: Connection): () => void {
     stop();
     stopPlayer();
     quick.destroy();
+    corres.destroy();
     life.abort();
     window.clearInterval(poll);
   };

@@ -4,7 +4,7 @@
 //! that maps a refusal or a store failure to a status.
 
 use axum::Json;
-use axum::http::StatusCode;
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 
 use crate::i18n::Lang;
@@ -96,7 +96,7 @@ impl ApiError {
     /// or the table cannot answer now, 400 for the rest.
     pub(crate) fn coded(code: &str, text: &str) -> ApiError {
         let status = match code {
-            "no_table" | "no_challenge" => StatusCode::NOT_FOUND,
+            "no_table" | "no_challenge" | "no_seek" => StatusCode::NOT_FOUND,
             "store_unavailable" | "busy" => StatusCode::SERVICE_UNAVAILABLE,
             _ => StatusCode::BAD_REQUEST,
         };
@@ -104,6 +104,19 @@ impl ApiError {
             code: Some(code.to_owned()),
             ..ApiError::new(status, text)
         }
+    }
+}
+
+impl ApiError {
+    /// A refusal in the language the request's `Accept-Language` prefers of ours
+    /// (English without one), for the routes this site's pages call.
+    pub(crate) fn refused(r: &Refusal, headers: &HeaderMap) -> ApiError {
+        let lang = headers
+            .get(axum::http::header::ACCEPT_LANGUAGE)
+            .and_then(|v| v.to_str().ok())
+            .and_then(Lang::from_accept_language)
+            .unwrap_or_default();
+        ApiError::coded(r.code().as_str(), &r.render(lang))
     }
 }
 
@@ -151,6 +164,18 @@ mod tests {
             .await
             .unwrap();
         (status, serde_json::from_slice(&body).unwrap())
+    }
+
+    #[tokio::test]
+    async fn a_refusal_speaks_the_language_asked_for() {
+        let mut headers = HeaderMap::new();
+        let (status, body) = answer(ApiError::refused(&Refusal::NoSeek, &headers)).await;
+        assert_eq!((status, &body["code"]), (404, &"no_seek".into()));
+        assert_eq!(body["error"], Refusal::NoSeek.render(Lang::En));
+        headers.insert("accept-language", "fr, nl;q=0.8".parse().unwrap());
+        let (_, body) = answer(ApiError::refused(&Refusal::OwnSeek, &headers)).await;
+        assert_eq!(body["error"], Refusal::OwnSeek.render(Lang::Nl));
+        assert_ne!(body["error"], Refusal::OwnSeek.render(Lang::En));
     }
 
     #[tokio::test]

@@ -102,9 +102,10 @@ async fn make(
     let player = changer(&app, &headers).await?;
     let new: NewSeek = serde_json::from_slice(&body)
         .map_err(|e| ApiError::bad_request(format!("the request could not be read: {e}")))?;
-    let options = correspondence_options(&new)?;
+    let refused = |r: Refusal| ApiError::refused(&r, &headers);
+    let options = correspondence_options(&new).map_err(refused)?;
     if options.rated && is_guest_name(&player.name) {
-        return Err(Refusal::RatedGuest.into());
+        return Err(refused(Refusal::RatedGuest));
     }
     let (rating, provisional) = rating_of(&app.ctx, &player, &options).await;
     let registered = !is_guest_name(&player.name);
@@ -125,10 +126,9 @@ async fn make(
         .add_seek(&seek, SEEKS_PER_PLAYER as u32)
         .await?
     {
-        return Err(Refusal::TooManySeeks {
+        return Err(refused(Refusal::TooManySeeks {
             limit: SEEKS_PER_PLAYER,
-        }
-        .into());
+        }));
     }
     Ok((StatusCode::CREATED, Json(view(&app.ctx, &seek))).into_response())
 }
@@ -144,14 +144,7 @@ async fn withdraw(
     if app.ctx.stores.seeks.withdraw_seek(&id, player.id).await? {
         Ok(StatusCode::NO_CONTENT)
     } else {
-        Err(not_found())
-    }
-}
-
-fn not_found() -> ApiError {
-    ApiError {
-        status: StatusCode::NOT_FOUND,
-        ..Refusal::NoSeek.into()
+        Err(ApiError::refused(&Refusal::NoSeek, &headers))
     }
 }
 
@@ -164,17 +157,19 @@ async fn accept(
     Path(id): Path<String>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let taker = changer(&app, &headers).await?;
+    let refused = |r: Refusal| ApiError::refused(&r, &headers);
+    let not_found = || refused(Refusal::NoSeek);
     let ctx = &app.ctx;
     let seeks = ctx.stores.seeks.correspondence_seeks().await?;
     let seek = seeks.iter().find(|s| s.id == id).ok_or_else(not_found)?;
     if seek.player.id == taker.id {
-        return Err(Refusal::OwnSeek.into());
+        return Err(refused(Refusal::OwnSeek));
     }
     if taker.bot && !seek.bots {
-        return Err(Refusal::BotPairing.into());
+        return Err(refused(Refusal::BotPairing));
     }
     if seek.options.rated && is_guest_name(&taker.name) {
-        return Err(Refusal::RatedGuest.into());
+        return Err(refused(Refusal::RatedGuest));
     }
     // Taken in one statement: of two takers, one gets it.
     let seek = ctx
@@ -210,7 +205,7 @@ async fn accept(
             if let Err(e) = ctx.stores.seeks.add_seek(&seek, u32::MAX).await {
                 tracing::warn!(seek = %seek.id, "a seek taken without a game was lost: {e}");
             }
-            Err(refusal.into())
+            Err(refused(refusal))
         }
     }
 }
