@@ -246,15 +246,20 @@ export function inboxHeader(conn: Connection): InboxHeader {
   return { myTurn, bell, render };
 }
 
-/** Keeps "(n) " before the tab's title while n games wait, whatever title a page sets. */
+/**
+ * Keeps "(n) " before the tab's title while n games wait, whatever title a page sets;
+ * not at a table, whose own title says whose turn it is there.
+ */
 function keepTitleCount(store: InboxStore): void {
   const update = () => {
-    const wanted = titleWithCount(document.title, store.inbox.myTurn);
+    const atTable = location.hash.startsWith("#/table/");
+    const wanted = titleWithCount(document.title, atTable ? 0 : store.inbox.myTurn);
     if (document.title !== wanted) document.title = wanted;
   };
   // A page setting its title replaces the title element's text: the count goes back on.
   const title = document.querySelector("title") ?? document.head.appendChild(h("title", {}, document.title));
   new MutationObserver(update).observe(title, { childList: true, characterData: true, subtree: true });
   store.listeners.add(update);
+  window.addEventListener("hashchange", update);
   update();
 }
