@@ -19,7 +19,6 @@ use crate::account::session::{is_guest_name, view_of};
 use crate::account::store::Player;
 use crate::http::app::{App, same_origin};
 use crate::http::error::ApiError;
-use crate::notify::protocol::Notice;
 use crate::protocol::{Correspondence, SeatColor, SeekView, TableOptions, VariantName};
 use crate::refusal::Refusal;
 
@@ -184,22 +183,10 @@ async fn accept(
     } else {
         SeatColor::Black
     };
-    let seeker_first = white.id == seek.player.id;
+    // The seeker may be away for days: the table tells them when the game waits for
+    // them (a `your_turn` notification; a connected seeker also gets `paired`).
     match start(ctx, seek.options.clone(), white, black).await {
-        Ok(table) => {
-            // The seeker may be away for days: the game that waits for them is a notice
-            // (a connected seeker also got `paired`).
-            if seeker_first {
-                ctx.notify.tell(
-                    seek.player.id,
-                    Notice::YourTurn {
-                        table: table.clone(),
-                        opponent: taker.name.clone(),
-                    },
-                );
-            }
-            Ok(Json(serde_json::json!({ "table": table, "color": color })))
-        }
+        Ok(table) => Ok(Json(serde_json::json!({ "table": table, "color": color }))),
         Err(refusal) => {
             // No game: the seek stands again.
             if let Err(e) = ctx.stores.seeks.add_seek(&seek, u32::MAX).await {
