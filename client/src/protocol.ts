@@ -1982,3 +1982,47 @@ export type NotifySettings = {
  * The kinds switched off (none: every kind is on).
  */
 off: Array<NoticeKind>, };
+
+export type MailView = { 
+/**
+ * Whether this server sends mail at all.
+ */
+enabled: boolean, 
+/**
+ * The address, if one was given.
+ */
+address?: string, 
+/**
+ * Whether it was verified (mail goes only to a verified address).
+ */
+verified: boolean, 
+/**
+ * The kinds of notification mailed.
+ */
+kinds: Array<NoticeKind>, 
+/**
+ * Turns come as one daily digest instead of a mail each.
+ */
+digest: boolean, };
+
+export type NewAddress = { 
+/**
+ * The address.
+ */
+address: string, };
+
+export type MailSettings = { 
+/**
+ * The kinds of notification mailed.
+ */
+kinds: Array<NoticeKind>, 
+/**
+ * Turns as one daily digest instead of a mail each.
+ */
+digest: boolean, };
+
+export type Forgot = { 
+/**
+ * The account's verified address.
+ */
+address: string, };

@@ -51,7 +51,7 @@ enum Command {
     /// Annotate a game record with the engine's evaluations and the biggest mistakes.
     Analyse(commands::analyse::AnalyseArgs),
     /// Run the game server (lobby, tables, clocks, archive, bots) and the web client.
-    Serve(commands::serve::ServeArgs),
+    Serve(Box<commands::serve::ServeArgs>),
     /// Load a running server with simulated games and measure it.
     Loadtest(commands::loadtest::LoadtestArgs),
     /// Time a running server's engine seat over whole games against a scripted opponent.

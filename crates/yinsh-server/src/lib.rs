@@ -26,6 +26,7 @@ pub mod game;
 mod http;
 pub mod i18n;
 pub mod lobby;
+pub mod mail;
 pub mod meet;
 pub mod metrics;
 pub mod notify;
@@ -128,6 +129,8 @@ pub struct Config {
     /// The cluster's message bus (with `node_id`): the lobby lists every node's tables.
     /// `None`: an in-process bus, which no other node hears.
     pub bus: Option<Arc<dyn cluster::bus::Bus>>,
+    /// How mail goes out (`--smtp-url`); `None` sends none.
+    pub mail: Option<mail::MailConfig>,
 }
 
 impl Default for Config {
@@ -155,6 +158,7 @@ impl Default for Config {
             live_time: analysis::live::TIME,
             node_id: None,
             bus: None,
+            mail: None,
         }
     }
 }
@@ -216,6 +220,8 @@ pub struct Ctx {
     pub metrics: Arc<metrics::Metrics>,
     /// Notifications, and the count of each player's games that wait for them.
     pub notify: notify::Notifier,
+    /// Mail, when the server sends it.
+    pub mail: mail::Mailer,
 }
 
 impl Ctx {
@@ -227,6 +233,15 @@ impl Ctx {
     /// Its routing to the other nodes' tables, if it is a node of a cluster.
     pub fn router(&self) -> Option<&Arc<cluster::route::Router>> {
         self.cluster.as_ref().map(|c| &c.router)
+    }
+}
+
+/// Aborts a task when dropped.
+struct AbortOnDrop(tokio::task::AbortHandle);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
     }
 }
 
@@ -271,10 +286,15 @@ impl Server {
                 router: cluster::route::Router::new(node, epoch, bus),
             });
         let online = lobby::online::Online::default();
+        let mailer = match &config.mail {
+            Some(mail) => mail::Mailer::start(stores.mail.clone(), mail),
+            None => mail::Mailer::off(),
+        };
         let notify = notify::Notifier::start(
             stores.notifications.clone(),
             stores.games.clone(),
             online.clone(),
+            mailer.clone(),
         );
         let ctx = Ctx {
             tables: table::Services {
@@ -289,6 +309,7 @@ impl Server {
             sessions: account::session::Connections::default(),
             online,
             notify: notify.clone(),
+            mail: mailer,
             meet: meet::Meet::default(),
             analysis: analysis::Services {
                 jobs: stores.analyses.clone(),
@@ -385,6 +406,10 @@ impl Server {
         // A node that stops gives its tables up at once (the others take them over now,
         // not when its lease runs out).
         let leaving = (self.ctx.node().cloned()).map(|n| (n, self.ctx.stores.leases.clone()));
+        // The daily digests are made while the server serves (stopped when this ends,
+        // or when it is dropped).
+        let digests = tokio::spawn(mail::digest_loop(self.ctx.clone())).abort_handle();
+        let _digests = AbortOnDrop(digests);
         let app = http::router(self.ctx, self.config);
         // `stopping` closes when the shutdown signal comes; every connection task holds
         // a `done` receiver, so `all_done` sees when the last one ended.

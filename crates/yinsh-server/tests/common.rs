@@ -488,3 +488,121 @@ pub async fn postgres_database(name: &str) -> Option<String> {
     let (prefix, _) = base.rsplit_once('/').expect("a database URL");
     Some(format!("{prefix}/{db}"))
 }
+
+/// A real SMTP server for the mail tests: aiosmtpd (`scripts/smtp python`, named by
+/// `YINSH_TEST_SMTP_PYTHON`) on a free port of loopback, keeping every mail it takes
+/// in a Maildir. Stopped and started again on the same port, it is an SMTP outage.
+pub struct SmtpServer {
+    python: String,
+    pub port: u16,
+    dir: tempfile::TempDir,
+    child: Option<std::process::Child>,
+}
+
+impl SmtpServer {
+    /// A server, when the test command made aiosmtpd (`None`: the test skips), unless
+    /// `YINSH_REQUIRE_SMTP` says it must be there.
+    pub async fn start() -> Option<SmtpServer> {
+        let Ok(python) = std::env::var("YINSH_TEST_SMTP_PYTHON") else {
+            assert!(
+                std::env::var("YINSH_REQUIRE_SMTP").is_err(),
+                "YINSH_REQUIRE_SMTP is set but YINSH_TEST_SMTP_PYTHON is not"
+            );
+            eprintln!("mail tests skipped: YINSH_TEST_SMTP_PYTHON is not set (scripts/smtp)");
+            return None;
+        };
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let mut server = SmtpServer {
+            python,
+            port,
+            dir: tempfile::tempdir().unwrap(),
+            child: None,
+        };
+        server.run().await;
+        Some(server)
+    }
+
+    /// The `--smtp-url` of it.
+    pub fn url(&self) -> String {
+        format!("smtp://127.0.0.1:{}", self.port)
+    }
+
+    /// Starts it (again), and waits until it answers.
+    pub async fn run(&mut self) {
+        let maildir = self.dir.path().join("mail");
+        let child = std::process::Command::new(&self.python)
+            .args(["-m", "aiosmtpd", "-n", "-l"])
+            .arg(format!("127.0.0.1:{}", self.port))
+            .args(["-c", "aiosmtpd.handlers.Mailbox"])
+            .arg(&maildir)
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .expect("aiosmtpd starts");
+        self.child = Some(child);
+        for _ in 0..200 {
+            if tokio::net::TcpStream::connect(("127.0.0.1", self.port))
+                .await
+                .is_ok()
+            {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        }
+        panic!("aiosmtpd did not answer on port {}", self.port);
+    }
+
+    /// Stops it: the port refuses connections.
+    pub fn stop(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+
+    /// Every mail it took so far (the raw messages), oldest first.
+    pub fn mails(&self) -> Vec<String> {
+        let new = self.dir.path().join("mail").join("new");
+        let mut files: Vec<_> = std::fs::read_dir(&new)
+            .map(|d| d.filter_map(|e| e.ok()).collect())
+            .unwrap_or_default();
+        files.sort_by_key(|e| e.metadata().and_then(|m| m.modified()).ok());
+        files
+            .iter()
+            .filter_map(|e| std::fs::read_to_string(e.path()).ok())
+            .collect()
+    }
+
+    /// The mails to `address` so far.
+    pub fn mails_to(&self, address: &str) -> Vec<String> {
+        let to = format!("To: {address}");
+        self.mails()
+            .into_iter()
+            .filter(|m| m.lines().any(|l| l.eq_ignore_ascii_case(&to)))
+            .collect()
+    }
+
+    /// Waits until `address` got `n` mails: them.
+    pub async fn wait_for(&self, address: &str, n: usize) -> Vec<String> {
+        for _ in 0..400 {
+            let mails = self.mails_to(address);
+            if mails.len() >= n {
+                return mails;
+            }
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        }
+        panic!(
+            "{address} got {} mails, not {n}",
+            self.mails_to(address).len()
+        );
+    }
+}
+
+impl Drop for SmtpServer {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}

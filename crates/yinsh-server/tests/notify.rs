@@ -14,7 +14,7 @@ use yinsh_server::protocol::{
 use crate::accounts::Browser;
 use crate::common::{Client, TestServer, paused_config};
 
-fn days(days: u8) -> TableOptions {
+pub(crate) fn days(days: u8) -> TableOptions {
     TableOptions {
         correspondence: Some(Correspondence { days: Some(days) }),
         ..TableOptions::default()
@@ -22,7 +22,7 @@ fn days(days: u8) -> TableOptions {
 }
 
 /// A registered player: their browser (for the HTTP API) and a connection.
-async fn account(server: &TestServer, name: &str) -> (Browser, Client) {
+pub(crate) async fn account(server: &TestServer, name: &str) -> (Browser, Client) {
     let mut browser = Browser::new(server.addr);
     assert_eq!(browser.send("POST", "/api/session", None).await.0, 200);
     let (status, body) = browser.register(name, "correct horse").await;
@@ -54,7 +54,7 @@ async fn my_turn(c: &mut Client, n: u32) {
 
 /// Ann challenges Bob to a game with `options`, Ann White; Bob accepts: the table.
 /// Bob is told of the challenge in his bell, which is read once he accepted.
-async fn agreed(ann: &mut Client, bob: &mut Client, options: TableOptions) -> String {
+pub(crate) async fn agreed(ann: &mut Client, bob: &mut Client, options: TableOptions) -> String {
     let challenge = Request::Challenge {
         to: Some("Bob".to_owned()),
         options,

@@ -274,6 +274,7 @@ async fn sqlite_store() {
     exercise(yinsh_server::store::open(&url).await.unwrap()).await;
     turns_and_notices(yinsh_server::store::open(&url).await.unwrap()).await;
     seeks(yinsh_server::store::open(&url).await.unwrap()).await;
+    mail(yinsh_server::store::open(&url).await.unwrap()).await;
 }
 
 #[tokio::test]
@@ -284,6 +285,211 @@ async fn postgres_store() {
     exercise(yinsh_server::store::open(&url).await.unwrap()).await;
     turns_and_notices(yinsh_server::store::open(&url).await.unwrap()).await;
     seeks(yinsh_server::store::open(&url).await.unwrap()).await;
+    mail(yinsh_server::store::open(&url).await.unwrap()).await;
+}
+
+/// Mail: an address verified by its link, the kinds mailed, the links' limits and
+/// uses, the outbox's quiet time, dedupe, claims, retries and digests.
+async fn mail(store: Arc<dyn Store>) {
+    use yinsh_server::mail::store::{NewMail, NewToken, Purpose};
+    use yinsh_server::protocol::NoticeKind::{Challenge, Deadline, YourTurn};
+
+    let gus = store.create_guest("hash-g", "Gus").await.unwrap();
+    let token = |hash: &'static str, purpose, at| NewToken {
+        hash,
+        player: gus.id,
+        purpose,
+        address: "gus@example.org",
+        kind: None,
+        at,
+        expires_at: Some(at + 1_000),
+    };
+    assert_eq!(store.mail_address(gus.id).await.unwrap(), None);
+    let v1 = token("v1", Purpose::Verify, 10_000);
+    assert!(
+        store
+            .set_mail_address(gus.id, "gus@example.org", "nl", &v1)
+            .await
+            .unwrap()
+    );
+    let address = store.mail_address(gus.id).await.unwrap().unwrap();
+    assert_eq!((address.verified, address.lang.as_str()), (false, "nl"));
+    assert_eq!(
+        store.verify_mail("v1", 11_500, &[YourTurn]).await.unwrap(),
+        None,
+        "expired"
+    );
+    assert_eq!(
+        store
+            .verify_mail("nope", 10_500, &[YourTurn])
+            .await
+            .unwrap(),
+        None
+    );
+    let verified = store
+        .verify_mail("v1", 10_500, &[YourTurn, Deadline])
+        .await
+        .unwrap();
+    assert_eq!(verified.as_deref(), Some("gus@example.org"));
+    let address = store.mail_address(gus.id).await.unwrap().unwrap();
+    assert!(address.verified);
+    assert_eq!(address.kinds, vec![YourTurn, Deadline]);
+    // The same address again needs no verification.
+    let v2 = token("v2", Purpose::Verify, 12_000);
+    assert!(
+        !store
+            .set_mail_address(gus.id, "GUS@example.org", "de", &v2)
+            .await
+            .unwrap()
+    );
+    assert_eq!(
+        store
+            .mail_tokens_since(Some(gus.id), "", Purpose::Verify, 0)
+            .await
+            .unwrap(),
+        1
+    );
+    assert!(
+        store
+            .set_mail_settings(gus.id, &[Challenge, YourTurn], true, "en")
+            .await
+            .unwrap()
+    );
+    let owner = store.verified_owner("GUS@EXAMPLE.ORG").await.unwrap();
+    assert_eq!(owner, None, "a guest has no password to reset");
+
+    // The outbox: quiet time, dedupe, claims, retries.
+    let mail = |about: &str, dedupe: Option<&str>| NewMail {
+        dedupe: dedupe.map(str::to_owned),
+        player: Some(gus.id),
+        address: "gus@example.org".into(),
+        kind: "your_turn".into(),
+        about: about.into(),
+        subject: "s".into(),
+        text: "t".into(),
+        html: "h".into(),
+        unsubscribe: Some("u".into()),
+    };
+    assert!(
+        store
+            .enqueue_mail(&mail("table:a", None), 1_000, Some(0))
+            .await
+            .unwrap()
+    );
+    assert!(
+        !store
+            .enqueue_mail(&mail("table:a", None), 2_000, Some(500))
+            .await
+            .unwrap(),
+        "quiet"
+    );
+    assert!(
+        store
+            .enqueue_mail(&mail("table:a", None), 3_000, Some(2_500))
+            .await
+            .unwrap()
+    );
+    assert!(
+        store
+            .enqueue_mail(&mail("digest", Some("d:1")), 3_000, None)
+            .await
+            .unwrap()
+    );
+    assert!(
+        !store
+            .enqueue_mail(&mail("digest", Some("d:1")), 4_000, None)
+            .await
+            .unwrap()
+    );
+    assert_eq!(store.next_mail_due().await.unwrap(), Some(1_000));
+    let (a, b) = tokio::join!(
+        store.claim_mail(5_000, 9_000, 10),
+        store.claim_mail(5_000, 9_000, 10)
+    );
+    let (a, b) = (a.unwrap(), b.unwrap());
+    assert_eq!(a.len() + b.len(), 3, "each mail claimed once");
+    assert!(
+        store.claim_mail(6_000, 9_000, 10).await.unwrap().is_empty(),
+        "claimed"
+    );
+    let ids: Vec<i64> = a.iter().chain(&b).map(|m| m.id).collect();
+    store.mail_sent(ids[0], 6_000).await.unwrap();
+    store
+        .mail_not_sent(ids[1], 6_000, Some(20_000), "421 try later")
+        .await
+        .unwrap();
+    store
+        .mail_not_sent(ids[2], 6_000, None, "550 no such user")
+        .await
+        .unwrap();
+    assert_eq!(store.next_mail_due().await.unwrap(), Some(20_000));
+    let again = store.claim_mail(20_000, 30_000, 10).await.unwrap();
+    assert_eq!(
+        (again.len(), again[0].id, again[0].attempts),
+        (1, ids[1], 1)
+    );
+
+    // Digests: due for a verified address with the digest and "your turn" chosen.
+    let due = store.digests_due(0).await.unwrap();
+    assert_eq!(due.len(), 1);
+    assert_eq!((due[0].0, due[0].1.digest), (gus.id, true));
+    store.digest_done(gus.id, 50_000).await.unwrap();
+    assert!(store.digests_due(40_000).await.unwrap().is_empty());
+    assert_eq!(store.digests_due(60_000).await.unwrap().len(), 1);
+
+    // Unsubscribing: a kind, then everything.
+    let u1 = NewToken {
+        kind: Some(Challenge),
+        expires_at: None,
+        ..token("u1", Purpose::Unsubscribe, 1)
+    };
+    store.add_mail_token(&u1).await.unwrap();
+    assert!(!store.unsubscribe("u0").await.unwrap());
+    assert!(store.unsubscribe("u1").await.unwrap());
+    assert_eq!(
+        store.mail_address(gus.id).await.unwrap().unwrap().kinds,
+        vec![YourTurn]
+    );
+    store
+        .add_mail_token(&NewToken {
+            expires_at: None,
+            ..token("u2", Purpose::Unsubscribe, 1)
+        })
+        .await
+        .unwrap();
+    assert!(store.unsubscribe("u2").await.unwrap());
+    let address = store.mail_address(gus.id).await.unwrap().unwrap();
+    assert_eq!((address.kinds.len(), address.digest), (0, false));
+
+    // A reset link works once, and not for a guest's password.
+    store
+        .add_mail_token(&token("r1", Purpose::Reset, 100))
+        .await
+        .unwrap();
+    assert_eq!(
+        store.mail_token("r1", Purpose::Reset, 500).await.unwrap(),
+        Some(gus.id)
+    );
+    assert_eq!(
+        store.mail_token("r1", Purpose::Verify, 500).await.unwrap(),
+        None
+    );
+    assert_eq!(
+        store.reset_password("r1", 2_000, "h").await.unwrap(),
+        None,
+        "expired"
+    );
+    assert_eq!(
+        store.reset_password("r1", 500, "h").await.unwrap(),
+        Some(gus.id)
+    );
+    assert_eq!(
+        store.reset_password("r1", 600, "h").await.unwrap(),
+        None,
+        "used"
+    );
+    store.remove_mail_address(gus.id).await.unwrap();
+    assert_eq!(store.mail_address(gus.id).await.unwrap(), None);
 }
 
 /// The correspondence seek list: a player's limit, oldest first, taken once and never

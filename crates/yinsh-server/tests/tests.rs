@@ -15,6 +15,7 @@ mod faults;
 mod hostile;
 mod import;
 mod load;
+mod mail;
 mod meet;
 mod notify;
 mod play;

@@ -79,6 +79,24 @@ pub struct ServeArgs {
     /// `warn,yinsh_server=info,yinsh=info`; docs/deploy.md, "Logs").
     #[arg(long, value_enum, default_value_t = LogFormat::Text, value_name = "FORMAT")]
     log_format: LogFormat,
+    /// Send mail (notifications, digests, address verification, password resets)
+    /// through this SMTP relay, `smtp://HOST:PORT`: a local mail server that relays
+    /// onward (no TLS or password from here; docs/deploy.md, "Mail"). Without it the
+    /// server sends no mail.
+    #[arg(
+        long,
+        env = "YINSH_SMTP_URL",
+        value_name = "URL",
+        requires = "mail_from"
+    )]
+    smtp_url: Option<String>,
+    /// Who the mail is from, e.g. `"YINSH <noreply@yinsh.example>"`.
+    #[arg(long, env = "YINSH_MAIL_FROM", value_name = "ADDRESS")]
+    mail_from: Option<String>,
+    /// The site's public address, for the links in mail (default: `http://` and
+    /// `--bind`), e.g. `https://yinsh.example`.
+    #[arg(long, env = "YINSH_PUBLIC_URL", value_name = "URL")]
+    public_url: Option<String>,
     /// Threads that serve connections and tables (default: one per core). Nodes of a
     /// cluster that share a machine do better with a share of its cores each
     /// (docs/performance.md). Engine searches run on threads of their own.
@@ -171,6 +189,19 @@ async fn serve(args: &ServeArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         secure_cookies: args.secure_cookies,
         trusted_proxies: args.trusted_proxy.clone(),
         live_time: std::time::Duration::from_secs(args.live_time),
+        mail: match (&args.smtp_url, &args.mail_from) {
+            (Some(url), Some(from)) => {
+                let public = args
+                    .public_url
+                    .clone()
+                    .unwrap_or_else(|| format!("http://{}", args.bind));
+                Some(
+                    yinsh_server::mail::MailConfig::new(url, from, &public)
+                        .map_err(anyhow::Error::msg)?,
+                )
+            }
+            _ => None,
+        },
         ..yinsh_server::Config::default()
     };
     let config = match &args.cluster {

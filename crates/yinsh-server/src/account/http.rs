@@ -93,7 +93,11 @@ pub(crate) fn read_body<T>(
 /// The address a request came from, for the log-in limits ("" when unknown): the
 /// peer's, or behind a trusted proxy the last one of `X-Forwarded-For` (the address
 /// the proxy itself saw; the ones before it are the client's word and not trusted).
-fn address(peer: Option<Extension<Peer>>, headers: &HeaderMap, trusted: &[IpAddr]) -> String {
+pub(crate) fn address(
+    peer: Option<Extension<Peer>>,
+    headers: &HeaderMap,
+    trusted: &[IpAddr],
+) -> String {
     let Some(Extension(Peer(peer))) = peer else {
         return String::new();
     };
@@ -114,7 +118,7 @@ fn address(peer: Option<Extension<Peer>>, headers: &HeaderMap, trusted: &[IpAddr
 }
 
 /// Hashes off the async threads (argon2 takes tens of milliseconds on purpose).
-async fn blocking<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+pub(crate) async fn blocking<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
     tokio::task::spawn_blocking(f)
         .await
         .expect("password hashing does not panic")
@@ -409,7 +413,7 @@ async fn change_password(
 }
 
 /// Ends every session of `player` but `current`; closes their connections.
-async fn end_others(app: &App, player: &Player, current: &str) -> Result<u64, ApiError> {
+pub(crate) async fn end_others(app: &App, player: &Player, current: &str) -> Result<u64, ApiError> {
     let others: Vec<String> = app
         .ctx
         .stores

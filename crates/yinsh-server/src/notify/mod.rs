@@ -22,6 +22,7 @@ use tokio::time::Instant;
 
 use crate::game::store::GameStore;
 use crate::lobby::online::Online;
+use crate::mail::Mailer;
 use crate::protocol::ServerMessage;
 use crate::vocab::PlayerId;
 use protocol::{Notice, NoticeKind};
@@ -35,31 +36,34 @@ pub const KEPT: u32 = 100;
 pub struct Notifier {
     store: Arc<dyn NotificationStore>,
     online: Online,
+    mail: Mailer,
     turns: mpsc::UnboundedSender<PlayerId>,
 }
 
 impl Notifier {
-    /// A notifier keeping notifications in `store`, reaching players through `online`,
-    /// and counting their turns in `games` (a task, in the caller's runtime, that ends
-    /// with the last clone).
+    /// A notifier keeping notifications in `store`, reaching players through `online`
+    /// and by `mail`, and counting their turns in `games` (a task, in the caller's
+    /// runtime, that ends with the last clone).
     pub fn start(
         store: Arc<dyn NotificationStore>,
         games: Arc<dyn GameStore>,
         online: Online,
+        mail: Mailer,
     ) -> Notifier {
         let (turns, rx) = mpsc::unbounded_channel();
         tokio::spawn(count_turns(games, online.clone(), rx));
         Notifier {
             store,
             online,
+            mail,
             turns,
         }
     }
 
     /// Keeps `notice` for `player` and pushes it to their open pages (unless they
-    /// switched its kind off).
+    /// switched its kind off), and mails it if they chose that kind by mail.
     pub fn tell(&self, player: PlayerId, notice: Notice) {
-        let (store, online) = (self.store.clone(), self.online.clone());
+        let (store, online, mail) = (self.store.clone(), self.online.clone(), self.mail.clone());
         tokio::spawn(async move {
             match store.notify(player, &notice, crate::now_ms()).await {
                 Ok(Some((notification, unread))) => {
@@ -76,6 +80,7 @@ impl Notifier {
                     "a notification was not kept: {e}"
                 ),
             }
+            mail.notice(player, &notice).await;
         });
     }
 

@@ -448,7 +448,8 @@ pub fn typescript() -> String {
         .chain(crate::analysis::protocol::typescript(&cfg))
         .chain(crate::archive::protocol::typescript(&cfg))
         .chain(crate::game::protocol::typescript(&cfg))
-        .chain(crate::notify::protocol::typescript(&cfg));
+        .chain(crate::notify::protocol::typescript(&cfg))
+        .chain(crate::mail::protocol::typescript(&cfg));
     for decl in decls {
         out.push_str("\nexport ");
         out.push_str(&decl);

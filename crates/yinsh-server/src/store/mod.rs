@@ -24,6 +24,7 @@ use crate::analysis::store::AnalysisStore;
 use crate::archive::store::ArchiveStore;
 use crate::cluster::store::LeaseStore;
 use crate::game::store::GameStore;
+use crate::mail::store::MailStore;
 use crate::meet::store::SeekStore;
 use crate::notify::store::NotificationStore;
 use crate::rating::store::RatingStore;
@@ -41,6 +42,7 @@ pub trait Store:
     + LeaseStore
     + NotificationStore
     + SeekStore
+    + MailStore
 {
 }
 
@@ -56,6 +58,7 @@ impl<T> Store for T where
         + LeaseStore
         + NotificationStore
         + SeekStore
+        + MailStore
 {
 }
 
@@ -86,6 +89,8 @@ pub struct Stores {
     pub notifications: Arc<dyn NotificationStore>,
     /// The correspondence seek list.
     pub seeks: Arc<dyn SeekStore>,
+    /// Mail: addresses, links, the outbox.
+    pub mail: Arc<dyn MailStore>,
 }
 
 impl From<Arc<dyn Store>> for Stores {
@@ -101,7 +106,8 @@ impl From<Arc<dyn Store>> for Stores {
             analyses: store.clone(),
             leases: store.clone(),
             notifications: store.clone(),
-            seeks: store,
+            seeks: store.clone(),
+            mail: store,
         }
     }
 }
