@@ -21,6 +21,20 @@ process.env.E2E_CWD ??= mkdtempSync(join(tmpdir(), "yinsh-e2e-cwd-"));
 const port = Number(process.env.E2E_PORT);
 const db = process.env.E2E_DB;
 const bin = resolve(process.env.YINSH_BIN ?? "../target/debug/yinsh");
+// Mail: when the test command made aiosmtpd (scripts/smtp), a real SMTP server runs
+// beside the server, keeping what it takes in a Maildir the mail tests read
+// (E2E_MAILDIR); without it those tests skip.
+const smtpPython = process.env.YINSH_TEST_SMTP_PYTHON;
+if (smtpPython) {
+  process.env.E2E_SMTP_PORT ??= execSync(
+    `node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"`,
+  ).toString().trim();
+  process.env.E2E_MAILDIR ??= join(mkdtempSync(join(tmpdir(), "yinsh-e2e-mail-")), "mail");
+}
+const smtpPort = Number(process.env.E2E_SMTP_PORT ?? 0);
+const mailFlags = smtpPython
+  ? ` --smtp-url smtp://127.0.0.1:${smtpPort} --mail-from "YINSH <noreply@yinsh.test>" --public-url http://127.0.0.1:${port}`
+  : "";
 const chromium = process.env.CHROMIUM ?? execSync("command -v chromium || command -v chromium-browser").toString().trim();
 
 export default defineConfig({
@@ -50,16 +64,28 @@ export default defineConfig({
       ],
     },
   },
-  webServer: {
-    // A shallow analysis: the debug build's engine is slow, and the tests need it done in seconds.
-    // No --static-dir: the binary serves the client built into it (a debug build reads
-    // client/dist from the disk, a release build carries it inside).
-    command: `"${bin}" serve --bind 127.0.0.1:${port} --database-url "sqlite://${db}?mode=rwc" --analysis-nodes 2000`,
-    cwd: process.env.E2E_CWD,
-    url: `http://127.0.0.1:${port}/api/health`,
-    reuseExistingServer: false,
-    timeout: 120_000,
-    stdout: "pipe",
-    stderr: "pipe",
-  },
+  webServer: [
+    ...(smtpPython
+      ? [
+          {
+            command: `"${smtpPython}" -m aiosmtpd -n -l 127.0.0.1:${smtpPort} -c aiosmtpd.handlers.Mailbox "${process.env.E2E_MAILDIR}"`,
+            port: smtpPort,
+            reuseExistingServer: false,
+            timeout: 30_000,
+          },
+        ]
+      : []),
+    {
+      // A shallow analysis: the debug build's engine is slow, and the tests need it done in seconds.
+      // No --static-dir: the binary serves the client built into it (a debug build reads
+      // client/dist from the disk, a release build carries it inside).
+      command: `"${bin}" serve --bind 127.0.0.1:${port} --database-url "sqlite://${db}?mode=rwc" --analysis-nodes 2000${mailFlags}`,
+      cwd: process.env.E2E_CWD,
+      url: `http://127.0.0.1:${port}/api/health`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      stdout: "pipe",
+      stderr: "pipe",
+    },
+  ],
 });

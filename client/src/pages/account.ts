@@ -1,8 +1,9 @@
 // The account page (#/account): for a guest, creating an account (keeping the guest's
 // seats and games) or logging in; for an account, logging out, the password and the
-// sessions, the personal API tokens (tokens.ts) and which notifications the bell brings
-// (notify-settings.ts). Everything goes through the server's /api/account, /api/token
-// and /api/notifications endpoints.
+// sessions, the personal API tokens (tokens.ts), which notifications the bell brings
+// (notify-settings.ts) and the email address and what is mailed (mail-settings.ts,
+// also "Forgot your password?" beside the log-in). Everything goes through the
+// server's /api/account, /api/token, /api/notifications and /api/account/mail endpoints.
 
 import "./account.css";
 import { h, replace } from "../dom";
@@ -11,6 +12,7 @@ import type { AccountView, SessionView } from "../protocol";
 import { formatDate } from "./archive";
 import { tokensPanel } from "./tokens";
 import { notifySettingsPanel } from "./notify-settings";
+import { forgotPassword, mailSettingsPanel } from "./mail-settings";
 import { api } from "../api";
 
 /** Why a wanted name or password will be refused, as the server's rules say; null if fine. */
@@ -114,7 +116,7 @@ export function mountAccount(root: HTMLElement, changed: () => void): () => void
       page,
       h("h1", {}, t("account.title")),
       guestName ? h("p", { "data-testid": "account-guest" }, t("account.guestNow", { name: guestName })) : null,
-      h("div", { class: "account-forms" }, register.form, login.form),
+      h("div", { class: "account-forms" }, register.form, h("div", { class: "account-login" }, login.form, forgotPassword())),
     );
   }
 
@@ -173,7 +175,7 @@ export function mountAccount(root: HTMLElement, changed: () => void): () => void
       h("h1", {}, t("account.title")),
       h("p", { "data-testid": "account-name" }, t("account.signedIn", { name: me.name }), me.created_at ? ` · ${t("account.member", { date: formatDate(me.created_at) })}` : ""),
       logout,
-      h("div", { class: "account-forms" }, change.form, h("div", { class: "account-form" }, h("h2", {}, t("account.sessions")), sessions, endOthers), tokensPanel(() => alive), notifySettingsPanel(() => alive)),
+      h("div", { class: "account-forms" }, change.form, h("div", { class: "account-form" }, h("h2", {}, t("account.sessions")), sessions, endOthers), tokensPanel(() => alive), notifySettingsPanel(() => alive), mailSettingsPanel(() => alive)),
     );
     void loadSessions();
   }
