@@ -99,6 +99,19 @@ const en: RulesText = {
         "A game can also end by resignation, on time, or by an agreed draw. Tables can set a handicap (each player's own number of rings to win) and a turn limit (after that many ring moves the game is scored as above).",
       ],
     },
+    {
+      id: "correspondence",
+      heading: "Games across days (correspondence)",
+      paragraphs: [
+        "A correspondence game gives each turn days instead of a clock: 1, 2, 3, 5, 7, 10 or 14 days per turn, or no limit at all. Every turn begins with the whole allowance again, and a turn is all of it: the ring move and any rows and rings removed after it.",
+      ],
+      list: [
+        "Start one from the lobby's “Games across days” (a seek that stays open while you are away, for anyone to accept), by a challenge with a pace in days, or at a table with the Pace option.",
+        "Play when it suits you: the game waits, and nobody can claim it because you are away. My games lists the games waiting for your move, and the bell tells you when it is your turn — by mail too, once you add a verified address on your account page.",
+        "You are warned 24 hours and 1 hour before a deadline. A player who lets the deadline pass loses on time.",
+        "Rated correspondence games have ratings of their own (Standard or Blitz · Correspondence); games without a limit are never rated.",
+      ],
+    },
   ],
   tryIt: "Ready to try?",
   tryLink: "Play the engine from the lobby",
@@ -175,6 +188,19 @@ const nl: RulesText = {
         "Raakt de voorraad op — de laatste marker is gebruikt en er is geen rij meer weg te nemen (een weggenomen rij legt haar vijf markers terug, en het spel gaat door) — dan eindigt de partij: wie meer ringen heeft weggenomen, wint; gelijk is remise.",
         "Kan geen van beide spelers een ring verzetten, dan eindigt de partij en telt het op dezelfde manier.",
         "Een partij kan ook eindigen door opgeven, door tijd of door een afgesproken remise. Tafels kunnen een handicap instellen (voor elke speler een eigen aantal ringen om te winnen) en een limiet van beurten (na zoveel ringzetten telt de partij zoals hierboven).",
+      ],
+    },
+    {
+      id: "correspondence",
+      heading: "Partijen over dagen (correspondentie)",
+      paragraphs: [
+        "Een correspondentiepartij geeft elke beurt dagen in plaats van een klok: 1, 2, 3, 5, 7, 10 of 14 dagen per beurt, of helemaal geen limiet. Elke beurt begint weer met de hele tijd, en een beurt is alles samen: de ringzet en de rijen en ringen die daarna worden weggenomen.",
+      ],
+      list: [
+        "Begin er een via “Partijen over dagen” in de lobby (een verzoek dat open blijft terwijl je weg bent, voor wie het maar aanneemt), met een uitdaging met een tempo in dagen, of aan een tafel met de optie Tempo.",
+        "Speel wanneer het je uitkomt: de partij wacht, en niemand kan haar opeisen omdat je weg bent. Mijn partijen toont de partijen die op je zet wachten, en de bel meldt wanneer je aan de beurt bent — ook per mail, zodra je op je accountpagina een bevestigd adres opgeeft.",
+        "Je wordt 24 uur en 1 uur voor een termijn gewaarschuwd. Wie de termijn laat verlopen, verliest op tijd.",
+        "Correspondentiepartijen voor de rating hebben hun eigen ratings (Standaard of Blitz · Correspondentie); partijen zonder limiet tellen nooit voor de rating.",
       ],
     },
   ],
@@ -255,6 +281,19 @@ const pl: RulesText = {
         "Partia może się też zakończyć poddaniem, przekroczeniem czasu albo uzgodnionym remisem. Stół może ustawić forę (każdy gracz ma własną liczbę pierścieni do wygranej) i limit tur (po tylu ruchach pierścieniem partia liczy się jak wyżej).",
       ],
     },
+    {
+      id: "correspondence",
+      heading: "Partie na wiele dni (korespondencyjne)",
+      paragraphs: [
+        "Partia korespondencyjna daje na każdą turę dni zamiast zegara: 1, 2, 3, 5, 7, 10 lub 14 dni na turę albo bez limitu. Każda tura zaczyna się znów z pełnym czasem, a tura to wszystko razem: ruch pierścieniem oraz usunięte po nim rzędy i pierścienie.",
+      ],
+      list: [
+        "Zacznij ją z „Partii na wiele dni” w poczekalni (ogłoszenie czeka, gdy cię nie ma, aż ktoś je przyjmie), wyzwaniem z tempem w dniach albo przy stole z opcją Tempo.",
+        "Graj, kiedy ci pasuje: partia czeka i nikt nie może jej przejąć z powodu twojej nieobecności. Moje partie pokazują partie czekające na twój ruch, a dzwonek mówi, kiedy twoja kolej — także pocztą, gdy podasz potwierdzony adres na stronie konta.",
+        "Dostajesz ostrzeżenie 24 godziny i 1 godzinę przed terminem. Kto przekroczy termin, przegrywa na czas.",
+        "Rankingowe partie korespondencyjne mają własne rankingi (Standard lub Blitz · Korespondencja); partie bez limitu nigdy nie są rankingowe.",
+      ],
+    },
   ],
   tryIt: "Chcesz spróbować?",
   tryLink: "Zagraj z komputerem w poczekalni",
@@ -331,6 +370,19 @@ const de: RulesText = {
         "Ist der Vorrat erschöpft — die letzte Markierung ist verbraucht und keine Reihe mehr zu entfernen (eine entfernte Reihe legt ihre fünf Markierungen zurück, und das Spiel geht weiter) —, endet die Partie: Wer mehr Ringe entfernt hat, gewinnt; Gleichstand ist remis.",
         "Kann keiner der beiden einen Ring ziehen, endet die Partie und wird genauso gewertet.",
         "Eine Partie kann auch durch Aufgabe, durch Zeitüberschreitung oder durch ein vereinbartes Remis enden. Tische können eine Vorgabe (für jeden Spieler eine eigene Zahl Ringe zum Sieg) und ein Zuglimit einstellen (nach so vielen Ringzügen wird die Partie wie oben gewertet).",
+      ],
+    },
+    {
+      id: "correspondence",
+      heading: "Partien über Tage (Fernschach-Art)",
+      paragraphs: [
+        "Eine Fernpartie gibt jedem Zug Tage statt einer Uhr: 1, 2, 3, 5, 7, 10 oder 14 Tage je Zug oder gar kein Limit. Jeder Zug beginnt wieder mit der ganzen Zeit, und ein Zug ist alles zusammen: der Ringzug und die Reihen und Ringe, die danach entfernt werden.",
+      ],
+      list: [
+        "Beginne eine über „Partien über Tage“ in der Lobby (ein Gesuch, das offen bleibt, während du weg bist, bis es jemand annimmt), mit einer Herausforderung mit einem Tempo in Tagen oder an einem Tisch mit der Option Tempo.",
+        "Spiel, wann es dir passt: Die Partie wartet, und niemand kann sie beanspruchen, weil du weg bist. Meine Partien zeigt die Partien, die auf deinen Zug warten, und die Glocke sagt dir, wann du am Zug bist — auch per Mail, sobald du auf deiner Kontoseite eine bestätigte Adresse angibst.",
+        "Du wirst 24 Stunden und 1 Stunde vor einer Frist gewarnt. Wer die Frist verstreichen lässt, verliert auf Zeit.",
+        "Gewertete Fernpartien haben eigene Wertungen (Standard oder Blitz · Fernpartie); Partien ohne Limit werden nie gewertet.",
       ],
     },
   ],
