@@ -28,6 +28,15 @@ pub struct Peer(pub std::net::SocketAddr);
 
 /// Whether an upgrade comes from a page of this site (or from no page at all: a
 /// program). Browsers always send `Origin`; a foreign one is refused.
+/// The language a request prefers of ours (`Accept-Language`), English without one.
+pub(crate) fn request_lang(headers: &HeaderMap) -> crate::i18n::Lang {
+    headers
+        .get(axum::http::header::ACCEPT_LANGUAGE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(crate::i18n::Lang::from_accept_language)
+        .unwrap_or_default()
+}
+
 pub(crate) fn same_origin(headers: &HeaderMap) -> bool {
     let Some(origin) = headers.get(ORIGIN).and_then(|o| o.to_str().ok()) else {
         return true;

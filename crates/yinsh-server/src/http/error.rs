@@ -111,12 +111,10 @@ impl ApiError {
     /// A refusal in the language the request's `Accept-Language` prefers of ours
     /// (English without one), for the routes this site's pages call.
     pub(crate) fn refused(r: &Refusal, headers: &HeaderMap) -> ApiError {
-        let lang = headers
-            .get(axum::http::header::ACCEPT_LANGUAGE)
-            .and_then(|v| v.to_str().ok())
-            .and_then(Lang::from_accept_language)
-            .unwrap_or_default();
-        ApiError::coded(r.code().as_str(), &r.render(lang))
+        ApiError::coded(
+            r.code().as_str(),
+            &r.render(crate::http::app::request_lang(headers)),
+        )
     }
 }
 

@@ -317,13 +317,7 @@ async fn upgrade(
         .lang
         .as_deref()
         .and_then(Lang::from_code)
-        .or_else(|| {
-            headers
-                .get("accept-language")
-                .and_then(|v| v.to_str().ok())
-                .and_then(Lang::from_accept_language)
-        })
-        .unwrap_or_default();
+        .unwrap_or_else(|| app::request_lang(&headers));
     // Frames up to 1 MiB are read (and answered "too large" above the configured
     // limit); anything bigger ends the connection.
     let secure = app.config.secure_cookies;

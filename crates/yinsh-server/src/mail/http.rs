@@ -17,7 +17,7 @@ use super::store::Purpose;
 use crate::account::http::{address, blocking, end_others, read_body, registered};
 use crate::account::session::hash_token;
 use crate::account::store::Player;
-use crate::http::app::{App, Peer};
+use crate::http::app::{App, Peer, request_lang};
 use crate::http::error::ApiError;
 use crate::i18n::Lang;
 
@@ -36,15 +36,6 @@ pub(crate) fn routes() -> Router<App> {
             get(unsubscribe_page).post(unsubscribe),
         )
         .route("/mail/reset/{token}", get(reset_page).post(reset))
-}
-
-/// The language a request prefers of ours.
-fn lang_of(headers: &HeaderMap) -> Lang {
-    headers
-        .get(axum::http::header::ACCEPT_LANGUAGE)
-        .and_then(|v| v.to_str().ok())
-        .and_then(Lang::from_accept_language)
-        .unwrap_or_default()
 }
 
 fn mail_off() -> ApiError {
@@ -122,7 +113,7 @@ async fn set_address(
     if let Some(done) = app
         .ctx
         .mail
-        .set_address(player.id, &address, lang_of(&headers))
+        .set_address(player.id, &address, request_lang(&headers))
         .await
     {
         done?;
@@ -156,7 +147,7 @@ async fn settings(
         .ctx
         .stores
         .mail
-        .set_mail_settings(player.id, &kinds, new.digest, lang_of(&headers).code())
+        .set_mail_settings(player.id, &kinds, new.digest, request_lang(&headers).code())
         .await?;
     if !had {
         return Err(ApiError::new(
@@ -323,7 +314,7 @@ async fn verify(
     headers: HeaderMap,
     Path(token): Path<String>,
 ) -> Result<Response, ApiError> {
-    let lang = lang_of(&headers);
+    let lang = request_lang(&headers);
     let Some(hash) = token_hash(&token) else {
         return Ok(not_found_page(lang));
     };
@@ -353,7 +344,7 @@ async fn unsubscribe_page(
     headers: HeaderMap,
     Path(token): Path<String>,
 ) -> Result<Response, ApiError> {
-    let lang = lang_of(&headers);
+    let lang = request_lang(&headers);
     let Some(hash) = token_hash(&token) else {
         return Ok(not_found_page(lang));
     };
@@ -385,7 +376,7 @@ async fn unsubscribe(
     headers: HeaderMap,
     Path(token): Path<String>,
 ) -> Result<Response, ApiError> {
-    let lang = lang_of(&headers);
+    let lang = request_lang(&headers);
     let Some(hash) = token_hash(&token) else {
         return Ok(not_found_page(lang));
     };
@@ -409,7 +400,7 @@ async fn reset_page(
     headers: HeaderMap,
     Path(token): Path<String>,
 ) -> Result<Response, ApiError> {
-    let lang = lang_of(&headers);
+    let lang = request_lang(&headers);
     let Some(hash) = token_hash(&token) else {
         return Ok(not_found_page(lang));
     };
@@ -460,7 +451,7 @@ async fn reset(
     Path(token): Path<String>,
     Form(form): Form<NewPassword>,
 ) -> Result<Response, ApiError> {
-    let lang = lang_of(&headers);
+    let lang = request_lang(&headers);
     if !crate::http::app::same_origin(&headers) {
         return Err(ApiError::foreign());
     }

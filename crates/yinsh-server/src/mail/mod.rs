@@ -272,18 +272,40 @@ impl Mailer {
             let day = now / DIGEST_EVERY.as_millis() as i64;
             let mail = NewMail {
                 dedupe: Some(format!("digest:{}:{day}", player.0)),
-                player: Some(player),
-                address: address.address.clone(),
-                kind: "digest".into(),
-                about: "digest".into(),
-                subject: composed.subject,
-                text: composed.text,
-                html: composed.html,
-                unsubscribe: Some(unsubscribe),
+                ..mail_of(
+                    player,
+                    &address.address,
+                    "digest",
+                    "digest".into(),
+                    composed,
+                    Some(unsubscribe),
+                )
             };
             inner.enqueue(&mail, now, None).await?;
         }
         inner.store.digest_done(player, now).await
+    }
+}
+
+/// The outbox's mail of `composed`, to `player` at `address`.
+fn mail_of(
+    player: PlayerId,
+    address: &str,
+    kind: &str,
+    about: String,
+    composed: compose::Composed,
+    unsubscribe: Option<String>,
+) -> NewMail {
+    NewMail {
+        dedupe: None,
+        player: Some(player),
+        address: address.to_owned(),
+        kind: kind.to_owned(),
+        about,
+        subject: composed.subject,
+        text: composed.text,
+        html: composed.html,
+        unsubscribe,
     }
 }
 
@@ -342,17 +364,14 @@ impl Inner {
             .unsubscribe_link(player, &address.address, Some(kind))
             .await?;
         let composed = compose::notice_mail(lang, notice, &self.links, &unsubscribe);
-        let mail = NewMail {
-            dedupe: None,
-            player: Some(player),
-            address: address.address,
-            kind: kind.name().into(),
+        let mail = mail_of(
+            player,
+            &address.address,
+            kind.name(),
             about,
-            subject: composed.subject,
-            text: composed.text,
-            html: composed.html,
-            unsubscribe: Some(unsubscribe),
-        };
+            composed,
+            Some(unsubscribe),
+        );
         self.enqueue(&mail, now, quiet).await?;
         Ok(())
     }
@@ -380,17 +399,14 @@ impl Inner {
             .await?;
         if needs {
             let composed = compose::verify_mail(lang, &self.links.verify(&token));
-            let mail = NewMail {
-                dedupe: None,
-                player: Some(player),
-                address: address.to_owned(),
-                kind: "verify".into(),
-                about: format!("verify:{hash}"),
-                subject: composed.subject,
-                text: composed.text,
-                html: composed.html,
-                unsubscribe: None,
-            };
+            let mail = mail_of(
+                player,
+                address,
+                "verify",
+                format!("verify:{hash}"),
+                composed,
+                None,
+            );
             self.enqueue(&mail, now, None).await?;
         }
         Ok(needs)
@@ -418,17 +434,14 @@ impl Inner {
             })
             .await?;
         let composed = compose::reset_mail(lang, name, &self.links.reset(&token));
-        let mail = NewMail {
-            dedupe: None,
-            player: Some(player),
-            address: address.to_owned(),
-            kind: "reset".into(),
-            about: format!("reset:{hash}"),
-            subject: composed.subject,
-            text: composed.text,
-            html: composed.html,
-            unsubscribe: None,
-        };
+        let mail = mail_of(
+            player,
+            address,
+            "reset",
+            format!("reset:{hash}"),
+            composed,
+            None,
+        );
         self.enqueue(&mail, now, None).await?;
         Ok(())
     }

@@ -33,6 +33,22 @@ where
     Ok(kinds)
 }
 
+/// `kinds` mailed to `player` (none of them chosen before).
+async fn insert_kinds(
+    conn: &mut sqlx::AnyConnection,
+    player: PlayerId,
+    kinds: &[NoticeKind],
+) -> StoreResult<()> {
+    for kind in kinds {
+        sqlx::query("INSERT INTO mail_kinds (player_id, kind) VALUES ($1, $2)")
+            .bind(player.0)
+            .bind(kind.name())
+            .execute(&mut *conn)
+            .await?;
+    }
+    Ok(())
+}
+
 fn address_row(row: &AnyRow, kinds: Vec<NoticeKind>) -> StoreResult<MailAddress> {
     let verified: Option<i64> = row.try_get("verified_at")?;
     let digest: i64 = row.try_get("digest")?;
@@ -243,13 +259,7 @@ impl MailStore for SqlStore {
                 .bind(player.0)
                 .execute(&mut *tx)
                 .await?;
-            for kind in kinds {
-                sqlx::query("INSERT INTO mail_kinds (player_id, kind) VALUES ($1, $2)")
-                    .bind(player.0)
-                    .bind(kind.name())
-                    .execute(&mut *tx)
-                    .await?;
-            }
+            insert_kinds(&mut tx, player, kinds).await?;
             tx.commit().await?;
             Ok(true)
         })
@@ -324,13 +334,7 @@ impl MailStore for SqlStore {
                 .fetch_one(&mut *tx)
                 .await?;
             if count(&chosen, "n")? == 0 {
-                for kind in defaults {
-                    sqlx::query("INSERT INTO mail_kinds (player_id, kind) VALUES ($1, $2)")
-                        .bind(player.0)
-                        .bind(kind.name())
-                        .execute(&mut *tx)
-                        .await?;
-                }
+                insert_kinds(&mut tx, player, defaults).await?;
             }
             tx.commit().await?;
             Ok(Some(address))
