@@ -32,6 +32,8 @@ async function resign(page: Page): Promise<void> {
 
 test("tables move from open to the games in progress and to the finished ones", async ({ browser }) => {
   const watcher = await newPlayer(browser);
+  // The watcher is counted as soon as connected, not at the next refresh 10 s later.
+  await expect(watcher.page.getByTestId("players-online")).not.toHaveText("0 players online", { timeout: 3_000 });
   const { white, black, whiteName } = await seatedPair(browser);
   const table = await tableIdOf(white.page);
   const lobby = watcher.page;
@@ -62,6 +64,9 @@ test("tables move from open to the games in progress and to the finished ones", 
   await black.page.getByTestId("leave").click();
   await expect(inSection(lobby, "open", table)).toHaveCount(1);
   await expect(inSection(lobby, "open", table).getByRole("link")).toHaveText("Sit down");
+  // White leaves too: nobody is left at the finished table, and the lobby offers it no more.
+  await white.page.getByTestId("leave").click();
+  await expect(lobby.locator(`[data-table="${table}"]`)).toHaveCount(0);
 
   // Who is online: at least the three of us, and the figures come from /api/stats.
   await expect(lobby.getByTestId("players-online")).toHaveText(/^\d+ players? online$/);

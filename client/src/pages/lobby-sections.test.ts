@@ -51,6 +51,13 @@ describe("where a table belongs", () => {
     expect(by.games.map((x) => x.state)).toEqual(["playing", "ready", "away"]);
     expect(by.finished.map((x) => x.table.id)).toEqual(["t6", "t3"]);
   });
+
+  it("leaves out a finished table both players left, not one a player stays at", () => {
+    const by = sections([table("t1", null, null, { last_result: win }), table("t2", person("A"), null, { last_result: win }), table("t3", null, null)]);
+    expect(by.open.map((x) => x.table.id)).toEqual(["t2", "t3"]);
+    expect(by.finished).toEqual([]);
+    expect(by.games).toEqual([]);
+  });
 });
 
 describe("the colour against the engine", () => {

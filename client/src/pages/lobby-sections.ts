@@ -1,5 +1,6 @@
 // Where a table belongs in the lobby: open for a player to sit down, a game to watch,
-// or a finished game whose players have not moved on. Pure: the lobby page draws it.
+// or a finished game whose players have not moved on (one both left is not shown).
+// Pure: the lobby page draws it.
 
 import type { PlayerView, TableSummary } from "../protocol";
 
@@ -29,6 +30,11 @@ export function tableState(s: TableSummary): TableState {
   return s.last_result ? "finished" : "ready";
 }
 
+/** A table after a game, both of whose seats are empty. */
+export function deserted(s: TableSummary): boolean {
+  return s.status !== "playing" && !!s.last_result && !s.seats.white && !s.seats.black;
+}
+
 export function sectionOf(state: TableState): Section {
   switch (state) {
     case "open":
@@ -48,6 +54,9 @@ export function sectionOf(state: TableState): Section {
 export function sections(tables: Iterable<TableSummary>): Record<Section, { table: TableSummary; state: TableState }[]> {
   const out: Record<Section, { table: TableSummary; state: TableState }[]> = { open: [], games: [], finished: [] };
   for (const table of tables) {
+    // A finished game that both players left: they moved on, its game is in the
+    // archive, and sitting down there would seat a player alone at a dead table.
+    if (deserted(table)) continue;
     const state = tableState(table);
     out[sectionOf(state)].push({ table, state });
   }

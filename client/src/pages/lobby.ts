@@ -163,7 +163,11 @@ export function mountLobby(root: HTMLElement, conn: Connection): () => void {
   // ---- New table and the engine ----
   // Until the server says who this is, the form takes them for a guest (no rated game).
   const form = optionsForm(undefined, conn.player?.guest ?? true);
-  const stopPlayer = conn.onPlayer((p) => form.setGuest(!!p.guest));
+  // Connected (again): the figures count this viewer now.
+  const stopPlayer = conn.onPlayer((p) => {
+    form.setGuest(!!p.guest);
+    void loadStats();
+  });
   const message = h("p", { class: "message", role: "alert" });
   const create = h("button", { type: "submit", class: "primary", "data-testid": "create-table" }, t("lobby.create"));
   const level = h("select", { "data-testid": "engine-level", "aria-label": t("lobby.level") }) as HTMLSelectElement;
