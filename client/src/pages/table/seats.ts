@@ -209,7 +209,10 @@ export class Seats {
   private clockEl(c: SeatColor, clocks: ClockView): HTMLElement {
     const ms = this.clockNow(clocks, c);
     const el = h("span", { class: "clock", "data-testid": `clock-${c}` }, clockText(ms, clocks));
-    if (clocks.days !== undefined) el.title = t("clock.perTurn", { days: clocks.days });
+    if (clocks.days !== undefined) {
+      el.title = t("clock.perTurn", { days: clocks.days });
+      el.classList.add("days");
+    }
     // As `tick` marks it, also when the clock stands still (a game lost on time).
     el.classList.toggle("low", ms < LOW_MS);
     this.clockEls.set(c, el);
