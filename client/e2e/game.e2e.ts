@@ -216,6 +216,18 @@ test.describe.serial("a complete game", () => {
       await expect(boardOf(page)).toHaveAttribute("data-interactive", "false");
     }
     for (const page of [white.page, black.page]) await expect(page.getByTestId("replay-link")).toBeVisible();
+    // The result box took room from the move list: its last action is still in sight.
+    for (const page of everyone) {
+      await expect
+        .poll(() =>
+          page.locator('[data-testid="moves"]').evaluate((list) => {
+            const last = [...list.querySelectorAll(".act")].at(-1)!.getBoundingClientRect();
+            const box = list.getBoundingClientRect();
+            return last.top >= box.top - 1 && last.bottom <= box.bottom + 1;
+          }),
+        )
+        .toBe(true);
+    }
     // Nothing was ever scrolled to reach a point or a button (the browser scrolls to
     // what it clicks; the page would have stayed scrolled).
     for (const page of [white.page, black.page]) {

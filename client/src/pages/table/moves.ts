@@ -97,6 +97,11 @@ export class TableMoves {
       const item = (e.target as Element).closest<HTMLElement>("[data-ply]");
       if (item && this.record.history) review(Number(item.dataset.ply));
     });
+    // The list changes height under it (the result box appears at a game's end, the
+    // window is resized): the current action stays in sight.
+    if (typeof ResizeObserver !== "undefined") {
+      new ResizeObserver(() => scrollListTo(this.list, ".act.current")).observe(this.list);
+    }
   }
 
   /** Takes the game in (none: the table waits); a position looked back at that the game no longer has is left. */
