@@ -47,7 +47,7 @@ test("a correspondence seek waits in the lobby for its player who is away, and s
   await expect(guest.page.getByTestId("corres-rated")).toBeDisabled();
   await theirs.getByTestId("corres-accept").click();
   await expect(guest.page.getByTestId("corres-message")).toHaveText(/registered players/);
-  await theirs.scrollIntoViewIfNeeded();
+  await guest.page.getByTestId("corres").scrollIntoViewIfNeeded();
   await expectNoSidewaysScroll(guest.page, "the correspondence seeks on a phone");
   await screenshot(guest.page, "corres-seeks-390x844");
 
