@@ -165,7 +165,7 @@ test("at full strength the engine thinks long, and the page says how deep it got
   const player = await newPlayer(browser, { viewport: { width: 1366, height: 768 } });
   const page = player.page;
   // Untimed and at full strength, level 10 thinks 10 s a decision: long enough to watch.
-  await page.getByTestId("opt-timed").uncheck();
+  await page.getByTestId("engine-clock").selectOption("untimed");
   await page.getByTestId("opt-engine-full").check();
   await page.getByTestId("engine-level").selectOption("10");
   await page.getByTestId("engine-color").selectOption("black");

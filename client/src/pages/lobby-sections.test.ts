@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { PlayerView, ResultView, TableSummary } from "../protocol";
-import { pickColor, sectionOf, sections, tableState } from "./lobby-sections";
+import { ENGINE_CLOCKS, engineTime, pickColor, sectionOf, sections, tableState } from "./lobby-sections";
 
 const person = (name: string, online = true): PlayerView => ({ id: name.length, name, online });
 const engine: PlayerView = { name: "Engine (level 3)", bot: 3, online: true };
@@ -66,5 +66,14 @@ describe("the colour against the engine", () => {
     expect(pickColor("black")).toBe("black");
     expect(pickColor("random", () => 0.2)).toBe("white");
     expect(pickColor("random", () => 0.7)).toBe("black");
+  });
+});
+
+describe("the clock against the engine", () => {
+  it("reads the select's values, untimed without one", () => {
+    expect(engineTime("10+5")).toEqual({ minutes: 10, increment: 5 });
+    expect(engineTime("30+0")).toEqual({ minutes: 30, increment: 0 });
+    expect(engineTime("untimed")).toBeUndefined();
+    expect(ENGINE_CLOCKS.map(([m, i]) => engineTime(`${m}+${i}`))).toHaveLength(ENGINE_CLOCKS.length);
   });
 });

@@ -1,8 +1,8 @@
 // Where a table belongs in the lobby: open for a player to sit down, a game to watch,
 // or a finished game whose players have not moved on (one both left is not shown).
-// Pure: the lobby page draws it.
+// Also the clock of a game against the engine. Pure: the lobby page draws it.
 
-import type { PlayerView, TableSummary } from "../protocol";
+import type { PlayerView, TableOptions, TableSummary } from "../protocol";
 
 /** The lobby's sections, in the order they are shown. */
 export type Section = "open" | "games" | "finished";
@@ -71,4 +71,19 @@ export function sections(tables: Iterable<TableSummary>): Record<Section, { tabl
 export function pickColor(choice: "white" | "black" | "random", random: () => number = Math.random): "white" | "black" {
   if (choice !== "random") return choice;
   return random() < 0.5 ? "white" : "black";
+}
+
+/** The clocks offered for a game against the engine (minutes, increment), and untimed. */
+export const ENGINE_CLOCKS: readonly (readonly [number, number])[] = [
+  [3, 2],
+  [5, 3],
+  [10, 5],
+  [15, 10],
+  [30, 0],
+];
+
+/** The engine game's clock from its select's value (`10+5`, or `untimed`). */
+export function engineTime(value: string): TableOptions["time"] {
+  const m = /^(\d+)\+(\d+)$/.exec(value);
+  return m ? { minutes: Number(m[1]), increment: Number(m[2]) } : undefined;
 }

@@ -1,7 +1,8 @@
 // The lobby: the tables in sections (open to sit down, games to watch, finished ones
 // apart and folded, each rated or casual), who is online (the registered players by
 // name, linked to their pages), creating a table (rated or casual) and playing the
-// engine with a colour of one's choice; the correspondence seeks that stand for days.
+// engine with a colour and a clock of one's choice; the correspondence seeks that stand
+// for days.
 
 import "./lobby.css";
 import type { Connection, Refused } from "../connection";
@@ -9,7 +10,7 @@ import { h, replace } from "../dom";
 import { engineName, t, tn } from "../i18n";
 import type { PlayerView, SeatColor, Stats, TableOptions, TableSummary } from "../protocol";
 import { resultSummary } from "./result-words";
-import { sections, pickColor, type TableState } from "./lobby-sections";
+import { ENGINE_CLOCKS, engineTime, sections, pickColor, type TableState } from "./lobby-sections";
 import { nameMarks } from "./guest";
 import { describeOptions, paceOf, paceSelect } from "./options";
 import { nameOrLink, playerLink, ratedMark } from "./ratings";
@@ -178,6 +179,13 @@ export function mountLobby(root: HTMLElement, conn: Connection): () => void {
     h("option", { value: "black" }, t("color.black")),
     h("option", { value: "random" }, t("lobby.random")),
   );
+  // The engine game's own clock, chosen here (not the New table form's, out of sight).
+  const engineClock = h("select", { "data-testid": "engine-clock", "aria-label": t("lobby.time") }) as HTMLSelectElement;
+  for (const [minutes, increment] of ENGINE_CLOCKS) {
+    engineClock.append(h("option", { value: `${minutes}+${increment}` }, t("opt.time", { minutes, increment })));
+  }
+  engineClock.append(h("option", { value: "untimed" }, t("lobby.untimed")));
+  engineClock.value = "10+5";
   const playEngine = h("button", { type: "button", class: "primary", "data-testid": "play-engine" }, t("lobby.playEngine"));
 
   form.el.addEventListener("submit", (e) => {
@@ -186,7 +194,7 @@ export function mountLobby(root: HTMLElement, conn: Connection): () => void {
   });
   // The engine plays no rated game: against it, the table is casual whatever the box says.
   playEngine.addEventListener("click", () =>
-    void open({ ...form.read(), rated: undefined }, {
+    void open({ ...form.read(), time: engineTime(engineClock.value), correspondence: undefined, rated: undefined }, {
       level: Number(level.value),
       color: pickColor(color.value as "white" | "black" | "random"),
     }),
@@ -260,6 +268,7 @@ export function mountLobby(root: HTMLElement, conn: Connection): () => void {
               { class: "engine-choice" },
               h("label", {}, h("span", {}, t("lobby.level")), level),
               h("label", {}, h("span", {}, t("lobby.playAs")), color),
+              h("label", {}, h("span", {}, t("lobby.time")), engineClock),
               playEngine,
             ),
           ),
