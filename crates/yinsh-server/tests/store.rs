@@ -391,6 +391,24 @@ async fn mail(store: Arc<dyn Store>) {
     );
     assert!(
         store
+            .mailed_since(gus.id, "your_turn", "table:a", 3_000)
+            .await
+            .unwrap()
+    );
+    assert!(
+        !store
+            .mailed_since(gus.id, "your_turn", "table:a", 3_001)
+            .await
+            .unwrap()
+    );
+    assert!(
+        !store
+            .mailed_since(gus.id, "deadline", "table:a", 0)
+            .await
+            .unwrap()
+    );
+    assert!(
+        store
             .enqueue_mail(&mail("digest", Some("d:1")), 3_000, None)
             .await
             .unwrap()

@@ -191,11 +191,6 @@ impl Mailer {
         self.inner.is_some()
     }
 
-    /// Where the links lead, when mail is sent.
-    pub fn links(&self) -> Option<&Links> {
-        self.inner.as_ref().map(|i| &i.links)
-    }
-
     /// Mails `notice` to `player` if they have a verified address and chose its kind
     /// (a turn goes into the digest instead if they chose that), at most one a game in
     /// [`QUIET`]. A failure is logged: the notice stands in the inbox.
@@ -359,6 +354,16 @@ impl Inner {
         };
         let quiet = matches!(kind, NoticeKind::YourTurn | NoticeKind::Deadline)
             .then(|| now - QUIET.as_millis() as i64);
+        // Within the quiet time no mail goes (the outbox checks again as it keeps one):
+        // no unsubscription link is made for it either.
+        if let Some(since) = quiet
+            && self
+                .store
+                .mailed_since(player, kind.name(), &about, since)
+                .await?
+        {
+            return Ok(());
+        }
         let lang = Lang::from_code(&address.lang).unwrap_or_default();
         let unsubscribe = self
             .unsubscribe_link(player, &address.address, Some(kind))

@@ -33,6 +33,27 @@ where
     Ok(kinds)
 }
 
+/// Whether a mail to `player` of `kind` about `about` was kept since `since`.
+async fn mailed(
+    conn: &mut sqlx::AnyConnection,
+    player: PlayerId,
+    kind: &str,
+    about: &str,
+    since: i64,
+) -> StoreResult<bool> {
+    let recent = sqlx::query(
+        "SELECT COUNT(*) AS n FROM mail_outbox WHERE player_id = $1 AND kind = $2 \
+         AND about = $3 AND created_at >= $4",
+    )
+    .bind(player.0)
+    .bind(kind)
+    .bind(about)
+    .bind(since)
+    .fetch_one(&mut *conn)
+    .await?;
+    Ok(count(&recent, "n")? > 0)
+}
+
 /// `kinds` mailed to `player` (none of them chosen before).
 async fn insert_kinds(
     conn: &mut sqlx::AnyConnection,
@@ -436,6 +457,19 @@ impl MailStore for SqlStore {
         })
     }
 
+    fn mailed_since<'a>(
+        &'a self,
+        player: PlayerId,
+        kind: &'a str,
+        about: &'a str,
+        since: i64,
+    ) -> StoreFuture<'a, bool> {
+        Box::pin(async move {
+            let mut conn = self.pool.acquire().await?;
+            mailed(&mut conn, player, kind, about, since).await
+        })
+    }
+
     fn enqueue_mail<'a>(
         &'a self,
         mail: &'a NewMail,
@@ -444,20 +478,10 @@ impl MailStore for SqlStore {
     ) -> StoreFuture<'a, bool> {
         Box::pin(async move {
             let mut tx = self.pool.begin_with(self.backend.begin()).await?;
-            if let (Some(since), Some(player)) = (quiet_since, mail.player) {
-                let recent = sqlx::query(
-                    "SELECT COUNT(*) AS n FROM mail_outbox WHERE player_id = $1 AND kind = $2 \
-                     AND about = $3 AND created_at >= $4",
-                )
-                .bind(player.0)
-                .bind(&mail.kind)
-                .bind(&mail.about)
-                .bind(since)
-                .fetch_one(&mut *tx)
-                .await?;
-                if count(&recent, "n")? > 0 {
-                    return Ok(false);
-                }
+            if let (Some(since), Some(player)) = (quiet_since, mail.player)
+                && mailed(&mut tx, player, &mail.kind, &mail.about, since).await?
+            {
+                return Ok(false);
             }
             if let Some(dedupe) = &mail.dedupe {
                 let taken = sqlx::query("SELECT 1 AS taken FROM mail_outbox WHERE dedupe = $1")

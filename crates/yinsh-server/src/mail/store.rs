@@ -187,6 +187,16 @@ pub trait MailStore: Send + Sync + 'static {
     /// the address as given and the language of its mail.
     fn verified_owner<'a>(&'a self, address: &'a str) -> StoreFuture<'a, Option<Owner>>;
 
+    /// Whether a mail to `player` of `kind` about `about` was put in the outbox since
+    /// `since`.
+    fn mailed_since<'a>(
+        &'a self,
+        player: PlayerId,
+        kind: &'a str,
+        about: &'a str,
+        since: i64,
+    ) -> StoreFuture<'a, bool>;
+
     /// Puts `mail` in the outbox at `now`, unless one of the same player, kind and
     /// subject (`about`) was put there since `quiet_since`, or its `dedupe` is taken:
     /// whether it was kept.
