@@ -39,8 +39,10 @@ test("a correspondence game's turn comes to the bell, the header's count and My 
   await dialog.getByTestId("challenge-color").selectOption("white");
   await dialog.getByTestId("challenge-send").click();
   await expect(dialog).toHaveCount(0);
-  // The challenge rings B's bell too; accepting it answers it (read).
+  // The challenge rings B's bell too, and counts in B's tab title; accepting it answers
+  // it (read).
   await expect(b.page.getByTestId("bell-count")).toHaveText("1");
+  await expect(b.page).toHaveTitle(/^\(1\) /);
   const challenge = b.page.locator('[data-testid="challenge-card"][data-dir="in"]');
   await challenge.getByTestId("challenge-accept").click();
   const table = await tableIdOf(b.page);

@@ -26,6 +26,7 @@ import { mountChallengeNotices } from "./pages/challenges";
 import { mountAnalysisBoard } from "./pages/analysis-board";
 // ---- notifications and my games ----
 import { inboxHeader } from "./pages/notify";
+import { unlockSound } from "./pages/sound";
 import { mountMyGames } from "./pages/my-games";
 
 const conn = new Connection(lang());
@@ -48,6 +49,10 @@ const langSelect = h("select", {
 for (const l of LANGS) langSelect.append(h("option", { value: l.code }, l.name));
 langSelect.value = lang();
 langSelect.addEventListener("change", () => setLang(langSelect.value as Lang));
+
+// Browsers let a page sound only after a gesture: any click or key unlocks it, so that
+// a challenge's knock sounds on every page.
+for (const type of ["pointerdown", "keydown"]) document.addEventListener(type, unlockSound, { passive: true });
 
 // The games waiting for the player's move and the bell, kept from the connection's news.
 const inbox = inboxHeader(conn);

@@ -14,6 +14,8 @@ import { COPIED_MS, copyText } from "./invite";
 import { ChallengeList, challengeUrl, isMe, myColor, type ChallengeEntry } from "./meet";
 import { colorWords, gameLabel, nameEl } from "./meet-words";
 import { paceOf, paceSelect } from "./options";
+import { play } from "./sound";
+import { setTitleCount } from "./title-count";
 
 // ---- The challenges of this connection's player ----
 
@@ -402,7 +404,12 @@ export function mountChallengeNotices(conn: Connection): () => void {
     const entries = [...store.list.incoming(me), ...store.list.outgoing(me)];
     // A new challenge to the player opens a folded panel.
     const fresh = store.list.incoming(me).filter((e) => !e.gone && !seen.has(e.challenge.id));
-    if (fresh.length) collapsed = false;
+    if (fresh.length) {
+      collapsed = false;
+      play("challenge");
+    }
+    // The challenges that wait for the player's answer count in the tab's title.
+    setTitleCount("challenges", store.list.incoming(me).filter((e) => !e.gone).length);
     seen = new Set(entries.map((e) => e.challenge.id));
     for (const id of errors.keys()) if (!seen.has(id)) errors.delete(id);
     panel.hidden = entries.length === 0;

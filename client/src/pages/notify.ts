@@ -11,6 +11,7 @@ import type { Connection } from "../connection";
 import { h, replace, svgEl } from "../dom";
 import { lang, t, tn } from "../i18n";
 import type { NotificationList, NotificationView, NowPlayingList } from "../protocol";
+import { onTitleCount, setTitleCount, titleCount } from "./title-count";
 import { EMPTY_INBOX, SHOWN, applyNotice, markedRead, noticeHref, noticeSentence, relativeTime, titleWithCount, type Inbox } from "./notify-model";
 
 // ---- The inbox of this connection's player ----
@@ -247,19 +248,25 @@ export function inboxHeader(conn: Connection): InboxHeader {
 }
 
 /**
- * Keeps "(n) " before the tab's title while n games wait, whatever title a page sets;
- * not at a table, whose own title says whose turn it is there.
+ * Keeps "(n) " before the tab's title while n things wait for the player — games to
+ * move in (not at a table, whose own title says whose turn it is there) and challenges
+ * to them (title-count.ts) — whatever title a page sets.
  */
 function keepTitleCount(store: InboxStore): void {
   const update = () => {
-    const atTable = location.hash.startsWith("#/table/");
-    const wanted = titleWithCount(document.title, atTable ? 0 : store.inbox.myTurn);
+    const wanted = titleWithCount(document.title, titleCount());
     if (document.title !== wanted) document.title = wanted;
+  };
+  const turns = () => {
+    const atTable = location.hash.startsWith("#/table/");
+    setTitleCount("turns", atTable ? 0 : store.inbox.myTurn);
   };
   // A page setting its title replaces the title element's text: the count goes back on.
   const title = document.querySelector("title") ?? document.head.appendChild(h("title", {}, document.title));
   new MutationObserver(update).observe(title, { childList: true, characterData: true, subtree: true });
-  store.listeners.add(update);
-  window.addEventListener("hashchange", update);
+  onTitleCount(update);
+  store.listeners.add(turns);
+  window.addEventListener("hashchange", turns);
+  turns();
   update();
 }

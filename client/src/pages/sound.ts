@@ -1,10 +1,10 @@
-// The table's sounds, synthesized with the Web Audio API (no audio files): a move, a
-// row taken, low time, the end of a game. A switch on the page turns them off; the
+// The site's sounds, synthesized with the Web Audio API (no audio files): a move, a
+// row taken, low time, the end of a game, a challenge to the player. A switch on the page turns them off; the
 // choice is remembered in this browser.
 
 const STORAGE = "yinsh.sound";
 
-export type Sound = "move" | "capture" | "low" | "end";
+export type Sound = "move" | "capture" | "low" | "end" | "challenge";
 
 /** Whether sounds are on (the default). */
 export function soundOn(): boolean {
@@ -80,6 +80,10 @@ export function play(sound: Sound): void {
       case "low": // two short beeps
         tone(c, 880, 0, 0.08, "square", 0.08);
         tone(c, 880, 0.14, 0.08, "square", 0.08);
+        break;
+      case "challenge": // a knock: two quick rising notes
+        tone(c, 587, 0, 0.1, "triangle", 0.22);
+        tone(c, 784, 0.12, 0.16, "triangle", 0.22);
         break;
       case "end": // a rising chord
         tone(c, 392, 0, 0.35, "sine", 0.2);
