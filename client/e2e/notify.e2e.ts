@@ -126,6 +126,7 @@ test("a correspondence game's turn comes to the bell, the header's count and My 
   await placeRing(b.page, 2);
   // The bars keep the names readable beside the days' clocks.
   for (const c of ["white", "black"]) expect((await b.page.getByTestId(`seat-${c}-name`).boundingBox())!.width).toBeGreaterThan(40);
+  await expect(b.page.getByTestId("seat-white-name")).toHaveAttribute("title", aName);
   await screenshot(b.page, "correspondence-table-1366x768");
   await expect(b.page.getByTestId("my-turn-count")).toBeHidden();
   await expect(b.page).not.toHaveTitle(/^\(\d+\) /);

@@ -193,7 +193,8 @@ export class Seats {
         "span",
         // The engine's "thinking…" goes on a second line, under the name.
         { class: think ? "bar-who with-thinking" : "bar-who" },
-        h("span", { class: "seat-name", "data-testid": `seat-${c}-name` }, name),
+        // Cut short with "…" when the bar is full: the whole name on hover.
+        h("span", { class: "seat-name", "data-testid": `seat-${c}-name`, title: p?.name ?? null }, name),
         nameMarks(p),
         m.offline ? h("span", { class: "offline" }, ` (${t("table.offline")})`) : null,
         think ? thinkingDots() : null,
