@@ -543,6 +543,11 @@ async fn seeks(store: Arc<dyn Store>) {
     );
     let list = store.correspondence_seeks().await.unwrap();
     assert_eq!(list, vec![seek("s1", 1_000), seek("s2", 2_000)]);
+    assert_eq!(
+        store.correspondence_seek("s2").await.unwrap(),
+        Some(seek("s2", 2_000))
+    );
+    assert_eq!(store.correspondence_seek("s9").await.unwrap(), None);
 
     assert_eq!(
         store.take_seek("s1", eve.id).await.unwrap(),

@@ -159,8 +159,12 @@ async fn accept(
     let refused = |r: Refusal| ApiError::refused(&r, &headers);
     let not_found = || refused(Refusal::NoSeek);
     let ctx = &app.ctx;
-    let seeks = ctx.stores.seeks.correspondence_seeks().await?;
-    let seek = seeks.iter().find(|s| s.id == id).ok_or_else(not_found)?;
+    let seek = ctx
+        .stores
+        .seeks
+        .correspondence_seek(&id)
+        .await?
+        .ok_or_else(not_found)?;
     if seek.player.id == taker.id {
         return Err(refused(Refusal::OwnSeek));
     }

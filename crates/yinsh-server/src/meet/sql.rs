@@ -79,6 +79,18 @@ impl SeekStore for SqlStore {
         })
     }
 
+    fn correspondence_seek<'a>(&'a self, id: &'a str) -> StoreFuture<'a, Option<StoredSeek>> {
+        Box::pin(async move {
+            let row = sqlx::query(&format!(
+                "SELECT {COLUMNS} FROM correspondence_seeks WHERE id = $1"
+            ))
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
+            row.as_ref().map(seek_row).transpose()
+        })
+    }
+
     fn take_seek<'a>(
         &'a self,
         id: &'a str,

@@ -33,6 +33,9 @@ pub trait SeekStore: Send + Sync + 'static {
     /// Every seek, oldest first.
     fn correspondence_seeks(&self) -> StoreFuture<'_, Vec<StoredSeek>>;
 
+    /// Seek `id`, if it stands.
+    fn correspondence_seek<'a>(&'a self, id: &'a str) -> StoreFuture<'a, Option<StoredSeek>>;
+
     /// Takes seek `id` out of the list for `taker` (anyone but its player): the seek,
     /// or `None` when it is gone or `taker`'s own. Two takers never both get it.
     fn take_seek<'a>(&'a self, id: &'a str, taker: PlayerId)
