@@ -1510,3 +1510,33 @@ fn a_bad_log_filter_is_refused_saying_why() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("RUST_LOG='yinsh_server=loud'"), "{stderr}");
 }
+
+#[test]
+fn the_correspondence_load_wakes_asleep_games_and_the_sweep_ends_the_overdue() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("corres.db");
+    let output = crate::common::run(&[
+        "loadtest",
+        "--correspondence",
+        "120",
+        "--cold-actions",
+        "40",
+        "--due",
+        "20",
+        "--db",
+        db.to_str().unwrap(),
+    ]);
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{text}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(text.contains("server started: 0 tables loaded"), "{text}");
+    assert!(text.contains("cold actions: 40 in"), "{text}");
+    assert!(text.contains("asleep again after"), "{text}");
+    assert!(text.contains(": 0 tables loaded, resident"), "{text}");
+    assert!(text.contains("woke 20 in"), "{text}");
+    assert!(text.contains("20 lost on time"), "{text}");
+    assert!(text.contains("errors: 0"), "{text}");
+}

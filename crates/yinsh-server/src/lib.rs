@@ -131,6 +131,11 @@ pub struct Config {
     pub bus: Option<Arc<dyn cluster::bus::Bus>>,
     /// How mail goes out (`--smtp-url`); `None` sends none.
     pub mail: Option<mail::MailConfig>,
+    /// A correspondence game nobody looks at is unloaded ("asleep") after this long
+    /// without a watcher or an action; it is loaded again when someone opens it or
+    /// acts in it, or when its deadline or a deadline warning is due
+    /// ([`table::sleep`]).
+    pub sleep_after: Duration,
 }
 
 impl Default for Config {
@@ -159,6 +164,7 @@ impl Default for Config {
             node_id: None,
             bus: None,
             mail: None,
+            sleep_after: table::sleep::SLEEP_AFTER,
         }
     }
 }
@@ -178,6 +184,7 @@ impl std::fmt::Debug for Config {
             .field("outbox", &self.outbox)
             .field("send_timeout", &self.send_timeout)
             .field("ping_every", &self.ping_every)
+            .field("sleep_after", &self.sleep_after)
             .field("idle_timeout", &self.idle_timeout)
             .field("header_timeout", &self.header_timeout)
             .field("analysis_workers", &self.analysis_workers)
@@ -304,6 +311,8 @@ impl Server {
                 engine_slots: Arc::new(tokio::sync::Semaphore::new(
                     std::thread::available_parallelism().map_or(1, |n| n.get()),
                 )),
+                sleep_after: config.sleep_after,
+                waking: table::sleep::Waking::default(),
             },
             lobby: Lobby::new(config.max_tables),
             sessions: account::session::Connections::default(),
@@ -410,6 +419,8 @@ impl Server {
         // or when it is dropped).
         let digests = tokio::spawn(mail::digest_loop(self.ctx.clone())).abort_handle();
         let _digests = AbortOnDrop(digests);
+        // So is the sweep that wakes asleep correspondence games when they are due.
+        let _sweep = AbortOnDrop(table::sleep::start_sweep(self.ctx.clone()));
         let app = http::router(self.ctx, self.config);
         // `stopping` closes when the shutdown signal comes; every connection task holds
         // a `done` receiver, so `all_done` sees when the last one ended.

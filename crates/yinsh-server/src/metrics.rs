@@ -35,6 +35,8 @@ pub struct Metrics {
     connections: Gauge,
     tables: Gauge,
     actions: Counter,
+    slept: Counter,
+    woken: Counter,
     action_time: Histogram,
     commit_time: Histogram,
     analysis_queue: Gauge,
@@ -79,6 +81,18 @@ impl Metrics {
             "Game actions stored and announced (players' and engines')",
             actions.clone(),
         );
+        let slept = Counter::default();
+        registry.register(
+            "tables_slept",
+            "Correspondence tables unloaded because nobody was at them",
+            slept.clone(),
+        );
+        let woken = Counter::default();
+        registry.register(
+            "tables_woken",
+            "Asleep correspondence tables loaded again (opened, acted in, or due)",
+            woken.clone(),
+        );
         let action_time = Histogram::new(seconds_buckets());
         registry.register(
             "action_seconds",
@@ -114,6 +128,8 @@ impl Metrics {
             connections,
             tables,
             actions,
+            slept,
+            woken,
             action_time,
             commit_time,
             analysis_queue,
@@ -136,6 +152,16 @@ impl Metrics {
     /// How many actions were stored and announced.
     pub fn actions(&self) -> u64 {
         self.actions.get()
+    }
+
+    /// A correspondence table fell asleep (was unloaded).
+    pub fn table_slept(&self) {
+        self.slept.inc();
+    }
+
+    /// An asleep table was loaded again.
+    pub fn table_woken(&self) {
+        self.woken.inc();
     }
 
     /// A player's action was answered `took` after it arrived.

@@ -50,6 +50,8 @@ pub struct TestServer {
     pub router: Option<Arc<yinsh_server::cluster::route::Router>>,
     /// Its metrics.
     pub metrics: Arc<yinsh_server::metrics::Metrics>,
+    /// What its tables share (to look at its lobby, or sweep its asleep games now).
+    pub ctx: yinsh_server::Ctx,
 }
 
 impl TestServer {
@@ -86,6 +88,7 @@ impl TestServer {
         let node = server.ctx().node().cloned();
         let router = server.ctx().router().cloned();
         let metrics = server.ctx().metrics.clone();
+        let ctx = server.ctx().clone();
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         let (stop, stopped) = oneshot::channel::<()>();
@@ -106,6 +109,7 @@ impl TestServer {
             node,
             router,
             metrics,
+            ctx,
         }
     }
 

@@ -265,3 +265,193 @@ async fn the_correspondence_seek_list_keeps_seeks_for_players_who_are_away() {
     let view = ann_ws.open(&table).await;
     assert!(view.game.is_some_and(|g| g.result.is_none()));
 }
+
+/// Unwatched correspondence tables fall asleep a moment after their last watcher left.
+fn sleepy() -> yinsh_server::Config {
+    yinsh_server::Config {
+        sleep_after: Duration::from_millis(300),
+        ..fast_config()
+    }
+}
+
+/// Waits until `table` is no longer loaded at `server`.
+async fn asleep(server: &TestServer, table: &str) {
+    for _ in 0..500 {
+        if server.ctx.lobby.get(table).is_none() {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!("table {table} did not fall asleep");
+}
+
+/// Moves the game `id` of the database at `url` `by` into the past, and makes it due
+/// to wake if it sleeps.
+async fn age(url: &str, id: GameId, by: Duration) {
+    let pool = sqlx::AnyPool::connect(url).await.unwrap();
+    let ms = by.as_millis() as i64;
+    for sql in [
+        "UPDATE actions SET at = at - $1 WHERE game_id = $2",
+        "UPDATE games SET started_at = started_at - $1 WHERE id = $2",
+        "UPDATE games SET wake_at = wake_at - $1 WHERE id = $2",
+    ] {
+        sqlx::query(sql)
+            .bind(ms)
+            .bind(id.0)
+            .execute(&pool)
+            .await
+            .unwrap();
+    }
+    pool.close().await;
+}
+
+#[tokio::test]
+async fn a_correspondence_game_nobody_looks_at_sleeps_and_wakes_when_opened() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}?mode=rwc", dir.path().join("z.db").display());
+    let mut server = TestServer::on(&url, sleepy()).await;
+    let (table, mut white, mut black) = seated_pair(&server, days(3)).await;
+    white.chat(&table, "/start").await.unwrap();
+    white.act(&table, "e3").await.unwrap();
+    black.game_after(1).await;
+    let (w, b) = (white.cookie.clone(), black.cookie.clone());
+    // Watched, it stays.
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    assert!(server.ctx.lobby.get(&table).is_some(), "watched: loaded");
+    drop((white, black));
+    asleep(&server, &table).await;
+    let id = server
+        .store
+        .unfinished_game_at(&table)
+        .await
+        .unwrap()
+        .unwrap();
+    let wake = id.wake_at.expect("asleep");
+    // Three days per turn: it wakes for the warning a day before the deadline.
+    let two_days = 2 * DAY.as_millis() as i64;
+    let now = yinsh_server::now_ms();
+    assert!(
+        (wake - (now + two_days)).abs() < 60_000,
+        "wakes in two days: {}",
+        wake - now
+    );
+
+    // Opened, it is loaded again as it was, and marked awake.
+    let mut black = Client::connect(server.addr, Some(&b)).await;
+    let view = black.open(&table).await;
+    let game = view.game.expect("the game");
+    assert_eq!(game.moves, ["e3"]);
+    assert_eq!(game.clocks.unwrap().running, Some(SeatColor::Black));
+    let stored = server.store.game(id.id).await.unwrap().unwrap();
+    assert_eq!(stored.wake_at, None, "awake while loaded");
+    black.act(&table, "a5").await.unwrap();
+    drop(black);
+    asleep(&server, &table).await;
+
+    // Across a restart it stays asleep, and a move wakes it there.
+    server.stop().await;
+    let server = TestServer::on(&url, sleepy()).await;
+    assert!(
+        server.ctx.lobby.get(&table).is_none(),
+        "not loaded at start"
+    );
+    let mut white = Client::connect(server.addr, Some(&w)).await;
+    white.open(&table).await;
+    white.act(&table, "e4").await.unwrap();
+    let game = white.game_after(3).await;
+    assert_eq!(game.moves, ["e3", "a5", "e4"]);
+    drop(white);
+    asleep(&server, &table).await;
+    assert_eq!(
+        server
+            .store
+            .unfinished_game_at(&table)
+            .await
+            .unwrap()
+            .unwrap()
+            .actions
+            .len(),
+        3
+    );
+}
+
+#[tokio::test]
+async fn an_asleep_game_is_woken_for_its_warning_and_falls_at_its_deadline() {
+    use crate::notify::{account, agreed};
+    use yinsh_server::protocol::{Notice, ServerMessage};
+
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}?mode=rwc", dir.path().join("w.db").display());
+    let mut server = TestServer::on(&url, sleepy()).await;
+    let (_, mut ann) = account(&server, "Ann").await;
+    let (_, mut bob) = account(&server, "Bob").await;
+    let table = agreed(&mut ann, &mut bob, days(2)).await;
+    ann.open(&table).await;
+    ann.act(&table, "e3").await.unwrap();
+    ann.call(yinsh_server::protocol::Request::Close {
+        table: table.clone(),
+    })
+    .await
+    .unwrap();
+    asleep(&server, &table).await;
+    let id = server
+        .store
+        .unfinished_game_at(&table)
+        .await
+        .unwrap()
+        .unwrap()
+        .id;
+    let deadlines = |c: &ServerMessage| match c {
+        ServerMessage::Notified { notification, .. } => match &notification.notice {
+            Notice::Deadline { hours, .. } => Some(*hours),
+            _ => None,
+        },
+        _ => None,
+    };
+
+    // A day and a minute later: the sweep wakes it, and Bob is told 24 hours are left.
+    age(&url, id, DAY + Duration::from_secs(60)).await;
+    assert_eq!(yinsh_server::table::sleep::sweep(&server.ctx).await, 1);
+    assert_eq!(bob.note(deadlines).await, 24);
+    asleep(&server, &table).await;
+    let wake = server
+        .store
+        .game(id)
+        .await
+        .unwrap()
+        .unwrap()
+        .wake_at
+        .unwrap();
+    let now = yinsh_server::now_ms();
+    let left = wake - now;
+    let expected = 23 * 3600 * 1000 - 60_000;
+    assert!(
+        (left - expected).abs() < 60_000,
+        "next for the last hour: {left}"
+    );
+    // Woken by a look in between, it does not warn again.
+    let mut look = Client::connect(server.addr, Some(ann.cookie.as_str())).await;
+    look.open(&table).await;
+    drop(look);
+    asleep(&server, &table).await;
+    assert_eq!(yinsh_server::table::sleep::sweep(&server.ctx).await, 0);
+
+    // Past the deadline, with the server down meanwhile: lost on time when it wakes.
+    server.stop().await;
+    age(&url, id, DAY).await;
+    let server = TestServer::on(&url, sleepy()).await;
+    let result = loop {
+        yinsh_server::table::sleep::sweep(&server.ctx).await;
+        let stored = server.store.game(id).await.unwrap().unwrap();
+        if let Some(result) = stored.result {
+            break result;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
+    assert_eq!(
+        (result.termination.as_str(), result.winner.as_deref()),
+        ("time", Some("white"))
+    );
+    let stored = server.store.game(id).await.unwrap().unwrap();
+    assert_eq!(stored.wake_at, None, "a finished game sleeps no more");
+}

@@ -1514,6 +1514,18 @@ impl GameStore for Broken {
     fn unfinished_games_at<'a>(&'a self, _: &'a [String]) -> StoreFuture<'a, Vec<StoredGame>> {
         broken(self.0)
     }
+    fn asleep_at<'a>(&'a self, _: &'a [String]) -> StoreFuture<'a, Vec<String>> {
+        broken(self.0)
+    }
+    fn unfinished_game_at<'a>(&'a self, _: &'a str) -> StoreFuture<'a, Option<StoredGame>> {
+        broken(self.0)
+    }
+    fn sleep<'a>(&'a self, _: GameId, _: Option<i64>, _: Option<&'a Fence>) -> StoreFuture<'a, ()> {
+        broken(self.0)
+    }
+    fn due_to_wake(&self, _: i64, _: u32) -> StoreFuture<'_, Vec<String>> {
+        broken(self.0)
+    }
     fn game(&self, _: GameId) -> StoreFuture<'_, Option<StoredGame>> {
         broken(self.0)
     }

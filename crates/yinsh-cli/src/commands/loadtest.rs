@@ -49,10 +49,43 @@ pub struct LoadtestArgs {
     /// as the web client does.
     #[arg(long)]
     stay: bool,
+    /// Instead of live games against a server at --addr: a server in this process over
+    /// a new SQLite file (--db) with this many open correspondence games, nearly all
+    /// asleep; --cold-actions of them get an action through the board API (each wakes
+    /// its game), then a sweep wakes the --due overdue ones (docs/performance.md).
+    #[arg(long, value_name = "GAMES")]
+    correspondence: Option<usize>,
+    /// With --correspondence: the actions played, each in a game not loaded.
+    #[arg(long, default_value_t = 2000)]
+    cold_actions: usize,
+    /// With --correspondence: actions in flight at once.
+    #[arg(long, default_value_t = 8)]
+    parallel: usize,
+    /// With --correspondence: games whose deadline has passed when the sweep is measured.
+    #[arg(long, default_value_t = 1000)]
+    due: usize,
+    /// With --correspondence: the SQLite file to make (replaced if it exists).
+    #[arg(long, default_value = "corres-load.db")]
+    db: std::path::PathBuf,
 }
 
 /// Runs the load and prints the figures.
 pub fn run(args: &LoadtestArgs, out: &mut dyn Write) -> anyhow::Result<()> {
+    if let Some(games) = args.correspondence {
+        let load = super::corres_load::CorresLoad {
+            games,
+            actions: args.cold_actions,
+            parallel: args.parallel,
+            due: args.due,
+            db: args.db.clone(),
+            seed: args.seed,
+        };
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .enable_all()
+            .build()
+            .context("cannot start the async runtime")?;
+        return runtime.block_on(super::corres_load::run(&load, out));
+    }
     anyhow::ensure!(args.games > 0, "--games must be at least 1");
     anyhow::ensure!(args.duration > 0, "--duration must be at least 1 second");
     let config = LoadConfig {

@@ -6,6 +6,7 @@ pub mod backup;
 pub mod bench;
 pub mod bot;
 pub mod convert;
+pub mod corres_load;
 pub mod engine;
 pub mod export;
 pub mod external;

@@ -111,12 +111,28 @@ pub fn fence(ctx: &Ctx, table: &str, incarnation: i64) -> Option<Fence> {
 
 /// A fresh id for a new table, and the fence its writes carry; in a cluster it is
 /// claimed for this node in the store first (no other node can open a table of that
-/// id).
+/// id). Never the id of an asleep table.
 pub async fn new_table_id(ctx: &Ctx) -> Result<(TableId, Option<Fence>), Refusal> {
     loop {
         let id = ctx.lobby.fresh_id();
         let Some(node) = ctx.node() else {
-            return Ok((id, None));
+            // Not the id of an asleep table either (on a lone server only the store
+            // knows those; in a cluster their owner rows keep their ids taken).
+            match ctx
+                .stores
+                .games
+                .asleep_at(std::slice::from_ref(&id.to_string()))
+                .await
+            {
+                Ok(asleep) if !asleep.is_empty() => continue,
+                Ok(_) => return Ok((id, None)),
+                // A table may open while the store is down (its game cannot start
+                // until it is back); one chance in millions to meet an asleep one.
+                Err(e) => {
+                    tracing::warn!("cannot check a table id against the asleep ones: {e}");
+                    return Ok((id, None));
+                }
+            }
         };
         match ctx.stores.leases.claim_table(id.as_str(), &node.id).await {
             // A claimed table starts at incarnation 1.
@@ -163,8 +179,13 @@ pub async fn adopt(ctx: &Ctx, owners: &[TableOwner]) -> StoreResult<usize> {
         .collect();
     let games = ctx.stores.games.unfinished_games_at(&tables).await?;
     let opened = crate::restore_games(ctx, &games, owners).await?;
+    // Asleep correspondence tables stay asleep, this node's now.
+    let asleep = ctx.stores.games.asleep_at(&tables).await?;
     for owner in owners {
-        if tables.contains(&owner.table) && !opened.contains(&owner.table) {
+        if tables.contains(&owner.table)
+            && !opened.contains(&owner.table)
+            && !asleep.contains(&owner.table)
+        {
             ctx.stores
                 .leases
                 .release_table(&owner.table, &owner.node)

@@ -16,7 +16,10 @@ use crate::vocab::{GameId, Level, PlayerId};
 
 pub(crate) const GAME_COLUMNS: &str = "id, table_id, options, white_id, white_name, white_bot, black_id, \
      black_name, black_bot, started_at, finished_at, winner, termination, action_count, \
-     white_takebacks, black_takebacks";
+     white_takebacks, black_takebacks, wake_at";
+
+/// A game that is awake: not asleep until after `$1` (now, in milliseconds since 1970).
+const AWAKE: &str = "(wake_at IS NULL OR wake_at <= $1)";
 
 pub(crate) fn seat(row: &AnyRow, color: &str) -> StoreResult<SeatRecord> {
     let bot: Option<i64> = row.try_get(format!("{color}_bot").as_str())?;
@@ -70,6 +73,7 @@ pub(crate) fn game_row(row: &AnyRow) -> StoreResult<StoredGame> {
             black: takebacks("black")?,
         },
         result,
+        wake_at: row.try_get("wake_at")?,
     })
 }
 
@@ -119,7 +123,7 @@ pub(crate) fn insert_action(game: i64, ply: u32, action: &StoredAction) -> Query
 
 pub(crate) fn finish(game: i64, result: &StoredResult) -> Query<'_> {
     sqlx::query(
-        "UPDATE games SET finished_at = $1, winner = $2, termination = $3, \
+        "UPDATE games SET finished_at = $1, winner = $2, termination = $3, wake_at = NULL, \
          action_count = (SELECT COUNT(*) FROM actions WHERE game_id = $4) \
          WHERE id = $4 AND finished_at IS NULL",
     )
@@ -262,8 +266,10 @@ impl GameStore for SqlStore {
     fn unfinished_games(&self) -> StoreFuture<'_, Vec<StoredGame>> {
         Box::pin(async move {
             let rows = sqlx::query(&format!(
-                "SELECT {GAME_COLUMNS} FROM games WHERE finished_at IS NULL ORDER BY id"
+                "SELECT {GAME_COLUMNS} FROM games WHERE finished_at IS NULL \
+                 AND {AWAKE} ORDER BY id"
             ))
+            .bind(crate::now_ms())
             .fetch_all(&self.pool)
             .await?;
             let mut games = rows.iter().map(game_row).collect::<StoreResult<Vec<_>>>()?;
@@ -279,15 +285,16 @@ impl GameStore for SqlStore {
             let mut games = Vec::new();
             // A few hundred tables at a time: no statement with thousands of parameters.
             for chunk in tables.chunks(500) {
-                let places = (1..=chunk.len())
+                let places = (2..=chunk.len() + 1)
                     .map(|n| format!("${n}"))
                     .collect::<Vec<_>>()
                     .join(", ");
                 let sql = format!(
                     "SELECT {GAME_COLUMNS} FROM games \
-                     WHERE finished_at IS NULL AND table_id IN ({places}) ORDER BY id"
+                     WHERE finished_at IS NULL AND {AWAKE} AND table_id IN ({places}) \
+                     ORDER BY id"
                 );
-                let mut query = sqlx::query(&sql);
+                let mut query = sqlx::query(&sql).bind(crate::now_ms());
                 for table in chunk {
                     query = query.bind(table.as_str());
                 }
@@ -299,6 +306,79 @@ impl GameStore for SqlStore {
                 self.load_actions(game).await?;
             }
             Ok(games)
+        })
+    }
+
+    fn asleep_at<'a>(&'a self, tables: &'a [String]) -> StoreFuture<'a, Vec<String>> {
+        Box::pin(async move {
+            let mut asleep = Vec::new();
+            for chunk in tables.chunks(500) {
+                let places = (2..=chunk.len() + 1)
+                    .map(|n| format!("${n}"))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                let sql = format!(
+                    "SELECT table_id FROM games WHERE finished_at IS NULL AND NOT {AWAKE} \
+                     AND table_id IN ({places})"
+                );
+                let mut query = sqlx::query(&sql).bind(crate::now_ms());
+                for table in chunk {
+                    query = query.bind(table.as_str());
+                }
+                for row in query.fetch_all(&self.pool).await? {
+                    asleep.push(row.try_get("table_id")?);
+                }
+            }
+            Ok(asleep)
+        })
+    }
+
+    fn unfinished_game_at<'a>(&'a self, table: &'a str) -> StoreFuture<'a, Option<StoredGame>> {
+        Box::pin(async move {
+            let row = sqlx::query(&format!(
+                "SELECT {GAME_COLUMNS} FROM games WHERE finished_at IS NULL AND table_id = $1 \
+                 ORDER BY id DESC LIMIT 1"
+            ))
+            .bind(table)
+            .fetch_optional(&self.pool)
+            .await?;
+            let Some(row) = row else { return Ok(None) };
+            let mut game = game_row(&row)?;
+            self.load_actions(&mut game).await?;
+            Ok(Some(game))
+        })
+    }
+
+    fn sleep<'a>(
+        &'a self,
+        game: GameId,
+        wake_at: Option<i64>,
+        fence: Option<&'a Fence>,
+    ) -> StoreFuture<'a, ()> {
+        Box::pin(async move {
+            let mut tx = self.pool.begin_with(self.backend.begin()).await?;
+            sqlx::query("UPDATE games SET wake_at = $1 WHERE id = $2 AND finished_at IS NULL")
+                .bind(wake_at)
+                .bind(game.0)
+                .execute(&mut *tx)
+                .await?;
+            check_fence(&mut tx, fence, self.backend.share_lock()).await?;
+            tx.commit().await?;
+            Ok(())
+        })
+    }
+
+    fn due_to_wake(&self, now_ms: i64, limit: u32) -> StoreFuture<'_, Vec<String>> {
+        Box::pin(async move {
+            let rows = sqlx::query(
+                "SELECT table_id FROM games WHERE wake_at IS NOT NULL AND wake_at <= $1 \
+                 AND finished_at IS NULL ORDER BY wake_at LIMIT $2",
+            )
+            .bind(now_ms)
+            .bind(i64::from(limit))
+            .fetch_all(&self.pool)
+            .await?;
+            rows.iter().map(|r| Ok(r.try_get("table_id")?)).collect()
         })
     }
 

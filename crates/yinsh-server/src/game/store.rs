@@ -92,6 +92,9 @@ pub struct StoredGame {
     pub takebacks: ByColor<u8>,
     /// The result, once finished.
     pub result: Option<StoredResult>,
+    /// Until when it was asleep, if it is (milliseconds since 1970, see
+    /// [`GameStore::sleep`]).
+    pub wake_at: Option<i64>,
 }
 
 /// Which accounts seated at some games are bot accounts. The stored seats do not say,
@@ -209,12 +212,36 @@ pub trait GameStore: Send + Sync + 'static {
         fence: Option<&'a Fence>,
     ) -> StoreFuture<'a, Rated>;
 
-    /// Every game that has not finished, with its actions.
+    /// Every game that has not finished and is awake, with its actions: all but the
+    /// correspondence games asleep until a time still to come (see
+    /// [`GameStore::sleep`]).
     fn unfinished_games(&self) -> StoreFuture<'_, Vec<StoredGame>>;
 
-    /// The unfinished games played at `tables`, with their actions (a node taking
-    /// those tables over).
+    /// The unfinished games played at `tables` that are awake, with their actions (a
+    /// node taking those tables over).
     fn unfinished_games_at<'a>(&'a self, tables: &'a [String]) -> StoreFuture<'a, Vec<StoredGame>>;
+
+    /// The tables among `tables` whose unfinished game is asleep until a time still to
+    /// come (a node taking them over keeps them, unloaded).
+    fn asleep_at<'a>(&'a self, tables: &'a [String]) -> StoreFuture<'a, Vec<String>>;
+
+    /// The unfinished game played at `table`, asleep or awake, with its actions (a
+    /// correspondence game loaded when someone opens it or acts in it).
+    fn unfinished_game_at<'a>(&'a self, table: &'a str) -> StoreFuture<'a, Option<StoredGame>>;
+
+    /// Marks the running `game` asleep until `wake_at` (milliseconds since 1970;
+    /// `i64::MAX`: never by itself), or awake (`None`): its table is unloaded, or loaded
+    /// again. With a `fence`, only while the table is still that node's.
+    fn sleep<'a>(
+        &'a self,
+        game: GameId,
+        wake_at: Option<i64>,
+        fence: Option<&'a Fence>,
+    ) -> StoreFuture<'a, ()>;
+
+    /// The tables of up to `limit` unfinished games asleep until `now_ms` or earlier,
+    /// the most overdue first (to be loaded: a deadline or its warning is due).
+    fn due_to_wake(&self, now_ms: i64, limit: u32) -> StoreFuture<'_, Vec<String>>;
 
     /// One game with its actions (finished and logged, or still running).
     fn game(&self, id: GameId) -> StoreFuture<'_, Option<StoredGame>>;

@@ -90,6 +90,8 @@ struct Actor {
     waiting: VecDeque<Waiting>,
     probe_at: Option<Instant>,
     empty_since: Option<Instant>,
+    /// Since when a correspondence table could have slept (see [`Actor::may_sleep`]).
+    quiet_since: Option<Instant>,
     last_summary: Option<TableSummary>,
     /// In a cluster, what its writes carry: the incarnation of the table it runs.
     fence: Option<Arc<Fence>>,
@@ -97,9 +99,14 @@ struct Actor {
     teller: Teller,
 }
 
-/// Starts the actor of `core`, whose writes carry `fence`: its handle and its lobby
-/// summary.
-pub(super) fn start(ctx: Ctx, core: Core, fence: Option<Fence>) -> (TableHandle, TableSummary) {
+/// Starts the actor of `core`, whose writes carry `fence` (and which slept until
+/// `slept_until`, for one woken): its handle and its lobby summary.
+pub(super) fn start(
+    ctx: Ctx,
+    core: Core,
+    fence: Option<Fence>,
+    slept_until: Option<Instant>,
+) -> (TableHandle, TableSummary) {
     let (tx, rx) = mpsc::channel(QUEUE);
     let (bot_tx, bot_rx) = mpsc::channel(4);
     let handle = TableHandle {
@@ -120,11 +127,12 @@ pub(super) fn start(ctx: Ctx, core: Core, fence: Option<Fence>) -> (TableHandle,
         waiting: VecDeque::new(),
         probe_at: None,
         empty_since: Some(Instant::now()),
+        quiet_since: None,
         last_summary: None,
         fence: fence.map(Arc::new),
         teller: Teller::default(),
     };
-    actor.teller = Teller::new(&actor.core);
+    actor.teller = Teller::new(&actor.core, slept_until);
     let summary = actor.summary();
     actor.last_summary = Some(summary.clone());
     // Everything the table does is logged in its span, and so carries its id.
@@ -158,6 +166,7 @@ impl Actor {
             let probe = self.probe_at.filter(|_| self.job.is_none());
             let spectators = self.watchers.spectators_due();
             let warning = self.teller.warning_due(&self.core, Instant::now());
+            let sleep = self.quiet_since.map(|t| t + self.ctx.tables.sleep_after);
             tokio::select! {
                 input = rx.recv() => match input {
                     Some(Input::Evict) => {
@@ -190,6 +199,12 @@ impl Actor {
                         self.announce(vec![e]);
                     }
                 }
+                _ = sleep_until_opt(sleep) => {
+                    if self.may_sleep() && self.fall_asleep(&mut rx).await {
+                        break;
+                    }
+                    self.quiet_since = None;
+                }
                 _ = sleep_until_opt(idle) => {
                     if self.is_idle() {
                         self.ctx.lobby.remove(self.core.id().as_str());
@@ -218,6 +233,58 @@ impl Actor {
         self.watchers.is_empty() && !self.core.busy() && self.job.is_none()
     }
 
+    /// Whether this correspondence table may sleep: nobody watching, nothing under way
+    /// or waiting, no engine to move, the store up, and nothing due before it would
+    /// have to wake again.
+    fn may_sleep(&self) -> bool {
+        let soon = Instant::now() + self.ctx.tables.sleep_after;
+        self.core.options().correspondence.is_some()
+            && self.core.running()
+            && self.watchers.is_empty()
+            && self.job.is_none()
+            && self.waiting.is_empty()
+            && !self.core.holds_result()
+            && !self.core.store_down()
+            && self.core.bot_turn().is_none()
+            && self.core.deadline().is_none_or(|t| t > soon)
+            && (self.teller.warning_due(&self.core, Instant::now())).is_none_or(|(t, _)| t > soon)
+    }
+
+    /// Unloads the table: the store notes when its game must wake by itself (its next
+    /// deadline warning, else its deadline), then it leaves the lobby, and inputs that
+    /// reached it meanwhile are dropped (their senders find it asleep and wake it).
+    /// `false` when the store did not answer (it stays awake).
+    async fn fall_asleep(&mut self, rx: &mut mpsc::Receiver<Input>) -> bool {
+        let Some(game) = self.core.game().map(|g| g.id) else {
+            return false;
+        };
+        let now = Instant::now();
+        let warning = self.teller.warning_due(&self.core, now).map(|(at, _)| at);
+        let due = self.core.game().and_then(crate::game::Game::deadline);
+        let wake_at = [warning, due]
+            .into_iter()
+            .flatten()
+            .min()
+            .map_or(i64::MAX, super::sleep::wall_ms_of);
+        let fence = self.fence.as_deref();
+        if let Err(e) = self
+            .ctx
+            .stores
+            .games
+            .sleep(game, Some(wake_at), fence)
+            .await
+        {
+            tracing::warn!("cannot put the table to sleep: {e}");
+            return false;
+        }
+        self.ctx.lobby.remove(self.core.id().as_str());
+        rx.close();
+        while rx.try_recv().is_ok() {}
+        self.ctx.metrics.table_slept();
+        tracing::debug!(wake_at, "asleep");
+        true
+    }
+
     /// After every input: waiting inputs get their turn, the engine follows the game,
     /// the idle timer and the store probe are set.
     fn after_step(&mut self) {
@@ -235,6 +302,11 @@ impl Actor {
             }
         }
         self.bots.follow(self.core.bot_turn());
+        self.quiet_since = match (self.may_sleep(), self.quiet_since) {
+            (true, None) => Some(Instant::now()),
+            (true, since) => since,
+            (false, _) => None,
+        };
         self.empty_since = match (self.is_idle(), self.empty_since) {
             (true, None) => Some(Instant::now()),
             (true, since) => since,

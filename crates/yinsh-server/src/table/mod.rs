@@ -12,6 +12,7 @@ pub mod chat;
 pub mod command;
 pub mod core;
 pub mod protocol;
+pub mod sleep;
 mod tell;
 mod watchers;
 pub(crate) mod ws;
@@ -47,6 +48,11 @@ pub struct Services {
     /// Engine searches that may run at once (one per core): more engine games wait
     /// their turn instead of starving the server.
     pub engine_slots: Arc<tokio::sync::Semaphore>,
+    /// How long a correspondence table stays loaded with nobody at it
+    /// ([`crate::Config::sleep_after`]).
+    pub sleep_after: std::time::Duration,
+    /// The asleep tables being loaded now, one load each.
+    pub waking: sleep::Waking,
 }
 
 static NEXT_CONN: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
@@ -183,7 +189,7 @@ pub fn spawn(
     fence: Option<Fence>,
 ) -> (TableHandle, TableSummary) {
     let core = Core::new(id, options, ctx.tables.bots.is_some(), Now::present());
-    actor::start(ctx, core, fence)
+    actor::start(ctx, core, fence, None)
 }
 
 /// Restores the table of an unfinished stored game (see [`Core::restore`]); the
@@ -200,7 +206,8 @@ pub fn restore(
         bot_accounts,
         Now::present(),
     )?;
-    Ok(actor::start(ctx, core, fence))
+    let slept_until = stored.wake_at.and_then(sleep::instant_of);
+    Ok(actor::start(ctx, core, fence, slept_until))
 }
 
 /// A message as sent on the wire.

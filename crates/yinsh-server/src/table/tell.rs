@@ -31,12 +31,28 @@ pub(super) struct Teller {
 
 impl Teller {
     /// A teller for a table as it is restored or made: nobody is told again what the
-    /// game already said before.
-    pub(super) fn new(core: &Core) -> Teller {
-        Teller {
+    /// game already said before. A table that slept until `slept_until` gave every
+    /// deadline warning due before then (it slept only until the next one).
+    pub(super) fn new(core: &Core, slept_until: Option<Instant>) -> Teller {
+        let mut teller = Teller {
             to_act: core.player_to_act(),
             warned: None,
+        };
+        if let (Some(until), Some(game)) = (slept_until, core.game())
+            && let Some(deadline) = game.deadline()
+        {
+            // A second's margin: the time the table slept until was stored to the
+            // millisecond, and the warning due then is still to give.
+            let given = |h: u8| {
+                deadline
+                    .checked_sub(hours(h))
+                    .is_some_and(|at| at + Duration::from_secs(1) < until)
+            };
+            if let Some(&h) = WARNINGS.iter().rev().find(|&&h| given(h)) {
+                teller.warned = Some((game.actions.len(), h));
+            }
         }
+        teller
     }
 
     /// After events at the table: who is told that the turn passed to them, that a game

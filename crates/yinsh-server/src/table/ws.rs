@@ -106,13 +106,9 @@ impl Opened {
         let (table, request) = match request {
             TableRequest::Create { options } => return create(ctx, conn, options).await,
             TableRequest::Open { table, since } => {
-                let handle = ctx.lobby.get(&table).ok_or_else(|| {
-                    let named = table.clone();
-                    (Some(table.clone()), Refusal::NoTable { table: named })
-                })?;
-                // Opening again (a resync) replaces the subscription in the actor.
-                handle
-                    .open(conn.clone(), since)
+                // Opening again (a resync) replaces the subscription in the actor; an
+                // asleep table is loaded first.
+                let handle = table::sleep::open(ctx, &table, conn, since)
                     .await
                     .map_err(|e| (Some(table.clone()), e))?;
                 self.0.insert(table.clone(), handle);

@@ -165,7 +165,7 @@ enum Place {
 impl Place {
     /// Where table `table` runs; `None` when it runs nowhere.
     async fn of(ctx: &Ctx, table: &str) -> Option<Place> {
-        if let Some(handle) = ctx.lobby.get(table) {
+        if let Ok(Some(handle)) = crate::table::sleep::find(ctx, table).await {
             return Some(Place::Here(handle));
         }
         let router = ctx.router().cloned()?;

@@ -68,8 +68,9 @@ async fn table_request(app: &App, id: &str, player: Player, request: TableReques
         });
     };
     let (router, node) = match &place {
-        Place::Here(handle) => {
-            return match handle.request(player, request).await {
+        Place::Here(_) => {
+            // Again by its id: a table that fell asleep meanwhile is woken.
+            return match crate::table::sleep::request(&app.ctx, id, &player, request).await {
                 Ok(_) => ok(),
                 Err(r) => refusal(&r),
             };

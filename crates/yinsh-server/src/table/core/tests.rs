@@ -823,6 +823,7 @@ fn stored_game(actions: Vec<StoredAction>) -> StoredGame {
         actions,
         takebacks: ByColor { white: 1, black: 0 },
         result: None,
+        wake_at: None,
     }
 }
 
