@@ -886,3 +886,71 @@ async fn a_node_that_joins_later_leaves_the_seeks_where_they_are() {
     let table = paired(&mut bob).await;
     assert_eq!(paired(&mut ann).await, table);
 }
+
+/// An asleep correspondence table stays its node's: a player at another node wakes it
+/// there, and when that node dies the node that takes its tables over keeps it asleep
+/// until someone opens it.
+#[tokio::test]
+async fn an_asleep_table_is_woken_at_its_node_from_any_node_and_survives_a_takeover() {
+    use crate::correspondence::asleep;
+    use yinsh_server::protocol::Correspondence;
+
+    let Some(url) = postgres_database("asleep").await else {
+        return;
+    };
+    let local: Arc<dyn Bus> = Arc::new(LocalBus::new());
+    let sleepy = |config: Config| Config {
+        sleep_after: Duration::from_millis(300),
+        ..config
+    };
+    let mut a = TestServer::on(&url, sleepy(node("sa", &local).await)).await;
+    let b = TestServer::on(&url, sleepy(node("sb", &local).await)).await;
+    let options = TableOptions {
+        correspondence: Some(Correspondence { days: Some(3) }),
+        ..TableOptions::default()
+    };
+    let (table, mut white, mut black) = seated_pair(&a, options).await;
+    white.chat(&table, "/start").await.unwrap();
+    white.act(&table, "e3").await.unwrap();
+    black.game_after(1).await;
+    let (w, bl) = (white.cookie.clone(), black.cookie.clone());
+    drop((white, black));
+    asleep(&a, &table).await;
+    let owner = |t: &str| {
+        let store = b.store.clone();
+        let t = t.to_owned();
+        async move {
+            store
+                .table_owner(&t)
+                .await
+                .unwrap()
+                .map(|o| (o.node, o.incarnation))
+        }
+    };
+    assert_eq!(owner(&table).await, Some(("sa".to_owned(), 1)), "still a's");
+
+    // Black, connected to node b, opens it: it wakes at node a.
+    let mut black = Client::connect(b.addr, Some(&bl)).await;
+    let game = black.open(&table).await.game.expect("the game");
+    assert_eq!(game.moves, ["e3"]);
+    assert!(a.ctx.lobby.get(&table).is_some(), "woken at its node");
+    assert!(b.ctx.lobby.get(&table).is_none(), "not loaded at b");
+    black.act(&table, "a5").await.unwrap();
+    drop(black);
+    asleep(&a, &table).await;
+
+    // Node a dies: b takes its tables over, and this one stays asleep, b's now.
+    a.node.as_ref().unwrap().halt();
+    a.stop().await;
+    let waited = std::time::Instant::now();
+    while owner(&table).await != Some(("sb".to_owned(), 2)) {
+        assert!(waited.elapsed() < Duration::from_secs(15), "not taken over");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(b.ctx.lobby.get(&table).is_none(), "taken over asleep");
+    let mut white = Client::connect(b.addr, Some(&w)).await;
+    let game = white.open(&table).await.game.expect("the game");
+    assert_eq!(game.moves, ["e3", "a5"]);
+    white.act(&table, "e4").await.expect("played on at b");
+    assert!(b.ctx.lobby.get(&table).is_some());
+}

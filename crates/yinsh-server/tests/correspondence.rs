@@ -275,7 +275,7 @@ fn sleepy() -> yinsh_server::Config {
 }
 
 /// Waits until `table` is no longer loaded at `server`.
-async fn asleep(server: &TestServer, table: &str) {
+pub(crate) async fn asleep(server: &TestServer, table: &str) {
     for _ in 0..500 {
         if server.ctx.lobby.get(table).is_none() {
             return;
