@@ -362,6 +362,10 @@ async fn a_correspondence_game_nobody_looks_at_sleeps_and_wakes_when_opened() {
     assert_eq!(game.moves, ["e3", "a5", "e4"]);
     drop(white);
     asleep(&server, &table).await;
+    let metrics = server.metrics.render(0, None);
+    for counted in ["yinsh_tables_woken_total 1", "yinsh_tables_slept_total 1"] {
+        assert!(metrics.contains(counted), "{counted}: {metrics}");
+    }
     assert_eq!(
         server
             .store
