@@ -2,8 +2,8 @@
 // for a rated game of two days per turn and leaves the site; another player finds it in
 // the lobby, accepts it and is taken to the new table; the first, back days later (here:
 // a moment), finds the game in My games. A guest can post only casual seeks; one's own
-// seek is withdrawn. Screenshots of the lobby's section at 1366×768 and 390×844 go to
-// test-results/screenshots/.
+// seek is withdrawn. Both players' vacation shows at the game. Screenshots of the lobby's
+// section at 1366×768 and 390×844, and of the game, go to test-results/screenshots/.
 
 import { expect, test } from "@playwright/test";
 import { expectNoPageErrors, expectNoSidewaysScroll, newPlayer, registered, screenshot, tableIdOf } from "./helpers";
@@ -57,6 +57,9 @@ test("a correspondence seek waits in the lobby for its player who is away, and s
   await offer.getByTestId("corres-accept").click();
   await expect(b.page).toHaveURL(/#\/table\//);
   const table = await tableIdOf(b.page);
+  // Both players' vacation shows beside their names: 10 days for an account's year.
+  for (const c of ["white", "black"]) await expect(b.page.getByTestId(`vacation-${c}`)).toHaveText("Vacation 10 d 0 h");
+  await screenshot(b.page, "corres-game-1366x768");
   // Gone from the list for everyone.
   await guest.page.reload();
   await expect(guest.page.getByTestId("corres")).toBeVisible();

@@ -714,7 +714,13 @@ increment: number,
  * Days per turn, in a correspondence game: each turn begins with the whole
  * allowance on the clock of the player to act.
  */
-days?: number, };
+days?: number, 
+/**
+ * In a correspondence game with days per turn, each player's vacation hours left
+ * this year (`null`: a player without vacation, a guest or a bot). They are spent
+ * an hour at a time when the player's turn would otherwise be lost on time.
+ */
+vacation?: Pair<number | null>, };
 
 export type BoardView = { 
 /**
@@ -996,7 +1002,19 @@ by?: SeatColor, } | { "kind": "claimable",
 /**
  * The player who may claim.
  */
-by: SeatColor, } | { "kind": "interrupted" } | { "kind": "resumed" } | { "kind": "chat", 
+by: SeatColor, } | { "kind": "vacation", 
+/**
+ * The player on vacation.
+ */
+color: SeatColor, 
+/**
+ * Hours spent now.
+ */
+hours: number, 
+/**
+ * Their hours left this year.
+ */
+left: number, } | { "kind": "interrupted" } | { "kind": "resumed" } | { "kind": "chat", 
 /**
  * The line.
  */

@@ -31,6 +31,9 @@ export const de: Record<Key, string> = {
   "clock.daysHours": "{days} T. {hours} Std.",
   "clock.hoursMinutes": "{hours} Std. {minutes} Min.",
   "clock.perTurn": "Fernpartie: jeder Zug darf {days} Tage dauern, bei jedem Zug neu gezählt",
+  "clock.hoursOnly": "{hours} Std.",
+  "clock.vacation": "Urlaub {left}",
+  "clock.vacationTitle": "Urlaub in diesem Jahr übrig: Läuft die Frist ab, wird eine Stunde verbraucht und die Frist rückt eine Stunde weiter",
   "lobby.minutes": "Min.",
   "lobby.increment": "+ Sek.",
   "lobby.untimed": "Ohne Uhr",
@@ -146,6 +149,7 @@ export const de: Record<Key, string> = {
   "event.claimable": "{player} kann die Partie beanspruchen: Der Gegner ist weg.",
   "event.interrupted": "Die Datenbank ist nicht erreichbar: Die Uhren stehen.",
   "event.resumed": "Die Datenbank ist zurück: Es geht weiter.",
+  "event.vacation": "{player} ist im Urlaub: {hours} Std. verbraucht, dieses Jahr noch {left}.",
 
   // Archive and replay.
   "archive.title": "Archiv",

@@ -29,6 +29,9 @@ export const en = {
   "clock.daysHours": "{days} d {hours} h",
   "clock.hoursMinutes": "{hours} h {minutes} min",
   "clock.perTurn": "Correspondence: each turn may take {days} days, counted again from each turn",
+  "clock.hoursOnly": "{hours} h",
+  "clock.vacation": "Vacation {left}",
+  "clock.vacationTitle": "Vacation left this year: when the deadline passes, an hour is spent and the deadline moves an hour on",
   "lobby.minutes": "min",
   "lobby.increment": "+ sec",
   "lobby.untimed": "Untimed",
@@ -144,6 +147,7 @@ export const en = {
   "event.claimable": "{player} may claim the game: the opponent is away.",
   "event.interrupted": "The database is unavailable: clocks stopped.",
   "event.resumed": "The database is back: play resumes.",
+  "event.vacation": "{player} is on vacation: {hours} h spent, {left} left this year.",
 
   // Archive and replay.
   "archive.title": "Archive",

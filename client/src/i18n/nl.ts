@@ -31,6 +31,9 @@ export const nl: Record<Key, string> = {
   "clock.daysHours": "{days} d {hours} u",
   "clock.hoursMinutes": "{hours} u {minutes} min",
   "clock.perTurn": "Correspondentie: elke beurt mag {days} dagen duren, telkens opnieuw geteld",
+  "clock.hoursOnly": "{hours} u",
+  "clock.vacation": "Vakantie {left}",
+  "clock.vacationTitle": "Vakantie over dit jaar: verloopt de termijn, dan gaat er een uur af en schuift de termijn een uur op",
   "lobby.minutes": "min",
   "lobby.increment": "+ sec",
   "lobby.untimed": "Zonder klok",
@@ -146,6 +149,7 @@ export const nl: Record<Key, string> = {
   "event.claimable": "{player} mag de partij opeisen: de tegenstander is weg.",
   "event.interrupted": "De database is niet beschikbaar: de klokken staan stil.",
   "event.resumed": "De database is terug: er wordt verder gespeeld.",
+  "event.vacation": "{player} is met vakantie: {hours} u opgenomen, nog {left} dit jaar.",
 
   // Archive and replay.
   "archive.title": "Archief",

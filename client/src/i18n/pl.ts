@@ -31,6 +31,9 @@ export const pl: Record<Key, string> = {
   "clock.daysHours": "{days} d. {hours} godz.",
   "clock.hoursMinutes": "{hours} godz. {minutes} min",
   "clock.perTurn": "Korespondencyjnie: każda tura może trwać {days} dni, liczone od nowa w każdej turze",
+  "clock.hoursOnly": "{hours} godz.",
+  "clock.vacation": "Urlop {left}",
+  "clock.vacationTitle": "Urlop pozostały w tym roku: gdy mija termin, odlicza się godzina, a termin przesuwa się o godzinę",
   "lobby.minutes": "min",
   "lobby.increment": "+ s",
   "lobby.untimed": "Bez limitu czasu",
@@ -146,6 +149,7 @@ export const pl: Record<Key, string> = {
   "event.claimable": "{player} może zażądać rozstrzygnięcia partii: przeciwnika nie ma.",
   "event.interrupted": "Baza danych jest niedostępna: zegary zatrzymane.",
   "event.resumed": "Baza danych znów działa: gra toczy się dalej.",
+  "event.vacation": "{player} jest na urlopie: wykorzystano {hours} godz., w tym roku zostało {left}.",
 
   // Archive and replay.
   "archive.title": "Archiwum",

@@ -108,7 +108,8 @@ const en: RulesText = {
       list: [
         "Start one from the lobby's “Games across days” (a seek that stays open while you are away, for anyone to accept), by a challenge with a pace in days, or at a table with the Pace option.",
         "Play when it suits you: the game waits, and nobody can claim it because you are away. My games lists the games waiting for your move, and the bell tells you when it is your turn — by mail too, once you add a verified address on your account page.",
-        "You are warned 24 hours and 1 hour before a deadline. A player who lets the deadline pass loses on time.",
+        "You are warned 24 hours and 1 hour before a deadline. A player who lets the deadline pass loses on time — unless they have vacation left.",
+        "Vacation: an account has 10 days a year. When your deadline passes, an hour is spent by itself and the deadline moves an hour on, hour after hour, until you play or the days are used up. Both players see how much is left beside the clocks. Guests and bots have none.",
         "Rated correspondence games have ratings of their own (Standard or Blitz · Correspondence); games without a limit are never rated.",
       ],
     },
@@ -199,7 +200,8 @@ const nl: RulesText = {
       list: [
         "Begin er een via “Partijen over dagen” in de lobby (een verzoek dat open blijft terwijl je weg bent, voor wie het maar aanneemt), met een uitdaging met een tempo in dagen, of aan een tafel met de optie Tempo.",
         "Speel wanneer het je uitkomt: de partij wacht, en niemand kan haar opeisen omdat je weg bent. Mijn partijen toont de partijen die op je zet wachten, en de bel meldt wanneer je aan de beurt bent — ook per mail, zodra je op je accountpagina een bevestigd adres opgeeft.",
-        "Je wordt 24 uur en 1 uur voor een termijn gewaarschuwd. Wie de termijn laat verlopen, verliest op tijd.",
+        "Je wordt 24 uur en 1 uur voor een termijn gewaarschuwd. Wie de termijn laat verlopen, verliest op tijd — tenzij er nog vakantie over is.",
+        "Vakantie: een account heeft 10 dagen per jaar. Verloopt je termijn, dan gaat er vanzelf een uur af en schuift de termijn een uur op, uur na uur, tot je speelt of de dagen op zijn. Beide spelers zien naast de klokken hoeveel er over is. Gasten en bots hebben geen vakantie.",
         "Correspondentiepartijen voor de rating hebben hun eigen ratings (Standaard of Blitz · Correspondentie); partijen zonder limiet tellen nooit voor de rating.",
       ],
     },
@@ -290,7 +292,8 @@ const pl: RulesText = {
       list: [
         "Zacznij ją z „Partii na wiele dni” w poczekalni (ogłoszenie czeka, gdy cię nie ma, aż ktoś je przyjmie), wyzwaniem z tempem w dniach albo przy stole z opcją Tempo.",
         "Graj, kiedy ci pasuje: partia czeka i nikt nie może jej przejąć z powodu twojej nieobecności. Moje partie pokazują partie czekające na twój ruch, a dzwonek mówi, kiedy twoja kolej — także pocztą, gdy podasz potwierdzony adres na stronie konta.",
-        "Dostajesz ostrzeżenie 24 godziny i 1 godzinę przed terminem. Kto przekroczy termin, przegrywa na czas.",
+        "Dostajesz ostrzeżenie 24 godziny i 1 godzinę przed terminem. Kto przekroczy termin, przegrywa na czas — chyba że zostały mu dni urlopu.",
+        "Urlop: konto ma 10 dni w roku. Gdy mija twój termin, sama odlicza się godzina, a termin przesuwa się o godzinę, godzina po godzinie, aż zagrasz albo dni się skończą. Obaj gracze widzą przy zegarach, ile zostało. Goście i boty nie mają urlopu.",
         "Rankingowe partie korespondencyjne mają własne rankingi (Standard lub Blitz · Korespondencja); partie bez limitu nigdy nie są rankingowe.",
       ],
     },
@@ -381,7 +384,8 @@ const de: RulesText = {
       list: [
         "Beginne eine über „Partien über Tage“ in der Lobby (ein Gesuch, das offen bleibt, während du weg bist, bis es jemand annimmt), mit einer Herausforderung mit einem Tempo in Tagen oder an einem Tisch mit der Option Tempo.",
         "Spiel, wann es dir passt: Die Partie wartet, und niemand kann sie beanspruchen, weil du weg bist. Meine Partien zeigt die Partien, die auf deinen Zug warten, und die Glocke sagt dir, wann du am Zug bist — auch per Mail, sobald du auf deiner Kontoseite eine bestätigte Adresse angibst.",
-        "Du wirst 24 Stunden und 1 Stunde vor einer Frist gewarnt. Wer die Frist verstreichen lässt, verliert auf Zeit.",
+        "Du wirst 24 Stunden und 1 Stunde vor einer Frist gewarnt. Wer die Frist verstreichen lässt, verliert auf Zeit — außer es ist noch Urlaub übrig.",
+        "Urlaub: Ein Konto hat 10 Tage im Jahr. Läuft deine Frist ab, wird von selbst eine Stunde verbraucht und die Frist rückt eine Stunde weiter, Stunde um Stunde, bis du ziehst oder die Tage aufgebraucht sind. Beide Spieler sehen neben den Uhren, wie viel übrig ist. Gäste und Bots haben keinen Urlaub.",
         "Gewertete Fernpartien haben eigene Wertungen (Standard oder Blitz · Fernpartie); Partien ohne Limit werden nie gewertet.",
       ],
     },

@@ -481,7 +481,6 @@ async fn a_bot_plays_a_whole_rated_game_against_a_person() {
         .await;
     let ratings = result
         .ratings
-        .clone()
         .expect("a rated game's result carries ratings");
     assert_eq!((ratings.white.before, ratings.black.before), (1500, 1500));
     // Whoever the rules say won gained.

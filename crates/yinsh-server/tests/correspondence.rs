@@ -440,10 +440,47 @@ async fn an_asleep_game_is_woken_for_its_warning_and_falls_at_its_deadline() {
     asleep(&server, &table).await;
     assert_eq!(yinsh_server::table::sleep::sweep(&server.ctx).await, 0);
 
-    // Past the deadline, with the server down meanwhile: lost on time when it wakes.
+    // Past the deadline, with the server down meanwhile: Bob, who has spent all but an
+    // hour of his vacation this year, spends that hour when the game wakes.
     server.stop().await;
     age(&url, id, DAY).await;
+    let pool = sqlx::AnyPool::connect(&url).await.unwrap();
+    let year = yinsh_server::game::vacation::year_of(yinsh_server::now_ms());
+    sqlx::query(
+        "INSERT INTO vacation (game_id, ply, player_id, year, hours, spent_at) \
+         SELECT 0, 0, id, $1, 239, 0 FROM players WHERE name = 'Bob'",
+    )
+    .bind(year)
+    .execute(&pool)
+    .await
+    .unwrap();
     let server = TestServer::on(&url, sleepy()).await;
+    asleep(&server, &table).await;
+    let spent: i64 = sqlx::query_scalar(
+        "SELECT CAST(SUM(hours) AS BIGINT) FROM vacation WHERE game_id = $1 AND ply = 1",
+    )
+    .bind(id.0)
+    .fetch_one(&pool)
+    .await
+    .unwrap_or(0);
+    assert_eq!(spent, 1, "an hour of vacation");
+    let stored = server.store.game(id).await.unwrap().unwrap();
+    assert_eq!(stored.result, None, "not lost while on vacation");
+    let left = stored.wake_at.unwrap() - yinsh_server::now_ms();
+    assert!(
+        left > 50 * 60_000 && left < 60 * 60_000,
+        "asleep until the hour ends: {left}"
+    );
+    // Opened meanwhile, the game shows the hour and Bob's balance.
+    let mut look = Client::connect(server.addr, Some(ann.cookie.as_str())).await;
+    let clocks = look.open(&table).await.game.unwrap().clocks.unwrap();
+    assert_eq!(clocks.vacation.unwrap().black, Some(0));
+    assert!(clocks.black_ms > 50 * 60_000 && clocks.black_ms < 60 * 60_000);
+    drop(look);
+    asleep(&server, &table).await;
+    // The hour ends with no vacation left: lost on time when it wakes.
+    age(&url, id, Duration::from_secs(3600)).await;
+    pool.close().await;
     let result = loop {
         yinsh_server::table::sleep::sweep(&server.ctx).await;
         let stored = server.store.game(id).await.unwrap().unwrap();

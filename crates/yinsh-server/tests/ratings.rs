@@ -72,10 +72,7 @@ async fn rated_games(server: &TestServer) {
     a.act(&table, "b5").await.unwrap();
     b.command(&table, Command::Resign).await.unwrap();
     let result = game_over(&mut a).await;
-    let ratings = result
-        .ratings
-        .clone()
-        .expect("a rated game announces its ratings");
+    let ratings = result.ratings.expect("a rated game announces its ratings");
     assert_eq!(game_over(&mut b).await, result, "both see the same");
     let (white, black) = (ratings.white, ratings.black);
     assert_eq!((white.before, black.before), (1500, 1500));
@@ -83,10 +80,7 @@ async fn rated_games(server: &TestServer) {
     assert!(white.provisional && black.provisional);
     // The game view keeps them for whoever comes later.
     let late = guest.open(&table).await;
-    assert_eq!(
-        late.game.unwrap().result.unwrap().ratings,
-        Some(ratings.clone())
-    );
+    assert_eq!(late.game.unwrap().result.unwrap().ratings, Some(ratings));
 
     // Ann's page: the rating, the game, the history and the head-to-head.
     let (status, page) = ann.send("GET", "/api/player/ann?vs=BOB", None).await;

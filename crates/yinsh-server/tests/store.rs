@@ -275,6 +275,7 @@ async fn sqlite_store() {
     turns_and_notices(yinsh_server::store::open(&url).await.unwrap()).await;
     seeks(yinsh_server::store::open(&url).await.unwrap()).await;
     mail(yinsh_server::store::open(&url).await.unwrap()).await;
+    vacation(yinsh_server::store::open(&url).await.unwrap()).await;
 }
 
 #[tokio::test]
@@ -286,6 +287,127 @@ async fn postgres_store() {
     turns_and_notices(yinsh_server::store::open(&url).await.unwrap()).await;
     seeks(yinsh_server::store::open(&url).await.unwrap()).await;
     mail(yinsh_server::store::open(&url).await.unwrap()).await;
+    vacation(yinsh_server::store::open(&url).await.unwrap()).await;
+}
+
+/// Vacation: 240 hours a year for accounts (none for guests and bots), spent up to
+/// the hours asked for at an action and never twice, loaded with the game's table, and
+/// no longer lengthening a turn taken back.
+async fn vacation(store: Arc<dyn Store>) {
+    use yinsh_server::account::store::{NewAccount, Registration};
+    use yinsh_server::game::vacation::{GameVacation, HOURS_A_YEAR, Spent};
+    use yinsh_server::protocol::Correspondence;
+
+    let account = |name: &str| NewAccount {
+        name: name.to_owned(),
+        skeleton: yinsh_server::account::skeleton(name),
+        password_hash: "$argon2id$not-checked-here".to_owned(),
+    };
+    let mut players = Vec::new();
+    for name in ["Vera", "Walt"] {
+        store
+            .create_guest(&format!("h-{name}"), name)
+            .await
+            .unwrap();
+        let Registration::Registered(p) = store
+            .register(&format!("h-{name}"), &account(name))
+            .await
+            .unwrap()
+        else {
+            panic!("registered");
+        };
+        players.push(p);
+    }
+    let (vera, walt) = (players[0].clone(), players[1].clone());
+    let guest = store.create_guest("h-gus", "VacGus").await.unwrap();
+    let year = 2026;
+    assert_eq!(
+        store.vacation_left(vera.id, year).await.unwrap(),
+        Some(HOURS_A_YEAR)
+    );
+    assert_eq!(store.vacation_left(guest.id, year).await.unwrap(), None);
+    store.create_guest("h-bea", "VacBea").await.unwrap();
+    store.register("h-bea", &account("BeaBot")).await.unwrap();
+    let bea = store.session_player("h-bea").await.unwrap().unwrap();
+    assert!(store.upgrade_to_bot(bea.id).await.unwrap());
+    assert_eq!(store.vacation_left(bea.id, year).await.unwrap(), None);
+
+    let new = NewGame {
+        table_id: "vac1".to_owned(),
+        options: TableOptions {
+            correspondence: Some(Correspondence { days: Some(1) }),
+            ..TableOptions::default()
+        },
+        white: seat(Some(vera.id), "Vera", None),
+        black: seat(Some(walt.id), "Walt", None),
+        started_at: 5_000,
+    };
+    let game = store.create_game(&new, None).await.unwrap();
+    store
+        .write_game(game, &append(0, action("e3", 6_000)), false, None)
+        .await
+        .unwrap();
+    // Walt's clock falls at action 1: an hour, then three in all, then the same again.
+    let spend = |hours| store.spend_vacation(game, 1, walt.id, year, hours, None);
+    let spent = |here, left| Spent {
+        here,
+        left: Some(left),
+    };
+    assert_eq!(spend(1).await.unwrap(), spent(1, 239));
+    assert_eq!(spend(3).await.unwrap(), spent(3, 237));
+    assert_eq!(spend(3).await.unwrap(), spent(3, 237), "written again");
+    assert_eq!(spend(2).await.unwrap(), spent(3, 237), "never lowered");
+    // Another year has its own hours; a guest has none to spend.
+    assert_eq!(
+        store.vacation_left(walt.id, year + 1).await.unwrap(),
+        Some(HOURS_A_YEAR)
+    );
+    let none = store
+        .spend_vacation(game, 1, guest.id, year, 5, None)
+        .await
+        .unwrap();
+    assert_eq!(none.left, None);
+    // The table loaded again sees the hours spent on its turn (this year's balances).
+    let loaded = store.unfinished_game_at("vac1").await.unwrap().unwrap();
+    let this_year = yinsh_server::game::vacation::year_of(yinsh_server::now_ms());
+    let left = ByColor {
+        white: store.vacation_left(vera.id, this_year).await.unwrap(),
+        black: store.vacation_left(walt.id, this_year).await.unwrap(),
+    };
+    assert_eq!(loaded.vacation, GameVacation { here: 3, left });
+    // No more than the year's balance.
+    let most = store
+        .spend_vacation(game, 1, walt.id, year, 1_000, None)
+        .await
+        .unwrap();
+    assert_eq!(most, spent(HOURS_A_YEAR, 0));
+    // The list of a player's games counts the hours in the time left.
+    let running = store.running_games_of(walt.id).await.unwrap();
+    let here = |running: &[yinsh_server::game::store::RunningGame]| {
+        running.iter().find(|g| g.id == game).unwrap().vacation_here
+    };
+    assert_eq!(here(&running), HOURS_A_YEAR);
+    // Taken back past action 1, the hours stay spent but lengthen no turn.
+    store
+        .write_game(
+            game,
+            &GameWrite::Takeback {
+                keep: 0,
+                takebacks: ByColor { white: 1, black: 0 },
+            },
+            false,
+            None,
+        )
+        .await
+        .unwrap();
+    store
+        .write_game(game, &append(0, action("e4", 7_000)), false, None)
+        .await
+        .unwrap();
+    let loaded = store.unfinished_game_at("vac1").await.unwrap().unwrap();
+    assert_eq!(loaded.vacation.here, 0);
+    assert_eq!(here(&store.running_games_of(walt.id).await.unwrap()), 0);
+    assert_eq!(store.vacation_left(walt.id, year).await.unwrap(), Some(0));
 }
 
 /// Mail: an address verified by its link, the kinds mailed, the links' limits and

@@ -12,7 +12,7 @@ import { nameMarks } from "../guest";
 import { barSides, removedSlots, thinkingDots } from "../player-bar";
 import { nameOrLink, ratingChangeEl } from "../ratings";
 import { play } from "../sound";
-import { COLORS, gameRunning } from "./state";
+import { COLORS, gameRunning, vacationText } from "./state";
 
 /** Under this a clock is low: drawn in the warning colour; one's own sounds once a game. */
 export const LOW_MS = 10_000;
@@ -45,7 +45,6 @@ export interface BarModel {
   rating: RatingDiff | null;
 }
 
-/** The bar of seat `c` for a reader in `seat` (none: a spectator). */
 /**
  * A clock as shown: `4:59` live; by correspondence the time left for the turn, `2 d 4 h`,
  * `5 h 12 min`, and `12:30` in its last hour.
@@ -59,6 +58,17 @@ export function clockText(ms: number, clocks: Pick<ClockView, "days">): string {
 
 const HOUR_MS = 3_600_000;
 
+/**
+ * What is left of a correspondence player's vacation this year, under their clock
+ * (none for a player without vacation, and in other games).
+ */
+function vacationEl(c: SeatColor, clocks: ClockView): HTMLElement | null {
+  const left = clocks.vacation?.[c];
+  if (left === undefined || left === null) return null;
+  return h("span", { class: "vacation second-line", "data-testid": `vacation-${c}`, title: t("clock.vacationTitle") }, t("clock.vacation", { left: vacationText(left) }));
+}
+
+/** The bar of seat `c` for a reader in `seat` (none: a spectator). */
 export function barModel(view: TableView, c: SeatColor, seat: SeatColor | null): BarModel {
   const p = view.seats[c];
   const game = view.game;
@@ -178,8 +188,9 @@ export class Seats {
     const game = view.game;
     const bar = this.bars[c];
     const m = barModel(view, c, seat);
-    const think = m.thinking ? h("span", { class: "thinking", "data-testid": `thinking-${c}`, role: "status" }) : null;
+    const think = m.thinking ? h("span", { class: "thinking second-line", "data-testid": `thinking-${c}`, role: "status" }) : null;
     if (think) this.thinkingEls.set(c, think);
+    const vacation = game?.clocks && running ? vacationEl(c, game.clocks) : null;
     bar.classList.toggle("to-move", m.toMove);
     const name = p ? nameOrLink(p.name, p, this.ctx.nameOf(c)) : t("seat.free");
     // A player in a game opens a page of names in another tab: the game stays on screen.
@@ -191,14 +202,16 @@ export class Seats {
       h("span", { class: `swatch ${c}`, "aria-hidden": "true" }),
       h(
         "span",
-        // The engine's "thinking…" goes on a second line, under the name.
-        { class: think ? "bar-who with-thinking" : "bar-who" },
+        // The engine's "thinking…", or a correspondence player's vacation, goes on a
+        // second line, under the name.
+        { class: think || vacation ? "bar-who two-lines" : "bar-who" },
         // Cut short with "…" when the bar is full: the whole name on hover.
         h("span", { class: "seat-name", "data-testid": `seat-${c}-name`, title: p?.name ?? null }, name),
         nameMarks(p),
         m.offline ? h("span", { class: "offline" }, ` (${t("table.offline")})`) : null,
+
         think ? thinkingDots() : null,
-        think,
+        think ?? vacation,
       ),
       game ? removedSlots(game.removed[c], game.targets[c]) : null,
       m.join ? h("button", { type: "button", "data-testid": `join-${c}`, disabled: !online, onclick: () => this.ctx.join(c) }, t("table.join")) : null,

@@ -141,6 +141,10 @@ describe("events", () => {
     expect(describeEvent({ kind: "claimable", by: "white" }, names)).toBe("event.claimable(player=ann)");
     expect(describeEvent({ kind: "interrupted" }, names)).toBe("event.interrupted");
     expect(describeEvent({ kind: "resumed" }, names)).toBe("event.resumed");
+    expect(describeEvent({ kind: "vacation", color: "black", hours: 1, left: 239 }, names)).toBe(
+      "event.vacation(player=bob,hours=1,left=clock.daysHours(days=9,hours=23))",
+    );
+    expect(describeEvent({ kind: "vacation", color: "white", hours: 2, left: 5 }, names)).toBe("event.vacation(player=ann,hours=2,left=clock.hoursOnly(hours=5))");
     expect(describeEvent({ kind: "declined", by: "white" }, names)).toBe("event.declined(player=ann)");
     expect(describeEvent({ kind: "acted", color: "white", action: "e5", ply: 1, position: "" }, names)).toBeNull();
   });

@@ -178,6 +178,11 @@ export function applyLegal(view: TableView, msg: Extract<ServerMessage, { type: 
   return true;
 }
 
+/** Vacation hours as shown: `9 d 23 h`, `5 h`. */
+export function vacationText(hours: number): string {
+  return hours >= 24 ? t("clock.daysHours", { days: Math.floor(hours / 24), hours: hours % 24 }) : t("clock.hoursOnly", { hours });
+}
+
 /** The log line of an event, if it has one (`nameOf` names the player of a seat). */
 export function describeEvent(event: TableEvent, nameOf: (c: SeatColor) => string): string | null {
   switch (event.kind) {
@@ -211,6 +216,8 @@ export function describeEvent(event: TableEvent, nameOf: (c: SeatColor) => strin
       return t("event.interrupted");
     case "resumed":
       return t("event.resumed");
+    case "vacation":
+      return t("event.vacation", { player: nameOf(event.color), hours: event.hours, left: vacationText(event.left) });
     default:
       return null;
   }

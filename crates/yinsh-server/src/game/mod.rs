@@ -6,6 +6,7 @@ pub mod playing;
 pub mod protocol;
 pub(crate) mod sql;
 pub mod store;
+pub mod vacation;
 use std::time::Duration;
 
 use tokio::time::Instant;
@@ -226,6 +227,16 @@ pub struct Game {
     pub takeback_request: Option<Color>,
     /// Takebacks granted to each player in this game.
     pub takebacks: ByColor<u8>,
+    /// Each player's vacation hours left this year, in a correspondence game with days
+    /// per turn (`None`: none, or not known yet).
+    pub vacation_left: ByColor<Option<u32>>,
+    /// The hours of vacation the player to act spent on the action awaited: its
+    /// deadline is that much later.
+    pub vacation_here: u32,
+    /// How long before its clock ran here the player to act had already run out of
+    /// time (a restored correspondence game whose deadline passed while the server was
+    /// down): vacation spent for that turn covers it first.
+    pub overdue: Duration,
 }
 
 impl Game {
@@ -251,6 +262,9 @@ impl Game {
             draw_offer: None,
             takeback_request: None,
             takebacks: ByColor::default(),
+            vacation_left: ByColor::default(),
+            vacation_here: 0,
+            overdue: Duration::ZERO,
         }
     }
 
@@ -326,8 +340,22 @@ impl Game {
         let Some(color) = self.to_act() else { return };
         if let Some(clocks) = self.clocks.as_mut() {
             let elapsed = Duration::from_millis(now_ms.saturating_sub(since_ms).max(0) as u64);
+            self.overdue = elapsed.saturating_sub(clocks.remaining[color]);
             clocks.remaining[color] = clocks.remaining[color].saturating_sub(elapsed);
             clocks.since = Some(now);
+        }
+    }
+
+    /// Gives the player to act `hours` of vacation: their deadline moves on by them
+    /// (the time they were [`Game::overdue`] is covered first).
+    pub fn take_vacation(&mut self, hours: u32) {
+        let Some(color) = self.to_act() else { return };
+        if let Some(clocks) = self.clocks.as_mut() {
+            let more = vacation::HOUR * hours;
+            let covered = more.min(self.overdue);
+            self.overdue -= covered;
+            clocks.remaining[color] += more - covered;
+            self.vacation_here += hours;
         }
     }
 
@@ -336,6 +364,8 @@ impl Game {
     pub fn push(&mut self, action: Action, after: Position, clocks: Option<Clocks>) {
         self.position = after;
         self.actions.push(action);
+        self.vacation_here = 0;
+        self.overdue = Duration::ZERO;
         if let Some(c) = clocks {
             self.clock_log.push(c.remaining);
         }
@@ -362,6 +392,8 @@ impl Game {
         self.position = self.replay(keep);
         self.actions.truncate(keep);
         self.clock_log.truncate(keep);
+        self.vacation_here = 0;
+        self.overdue = Duration::ZERO;
         if let (Some(clocks), Some(remaining)) = (self.clocks.as_mut(), remaining) {
             clocks.remaining = remaining;
             clocks.since = Some(now);
@@ -412,6 +444,10 @@ impl Game {
             running: running.map(SeatColor::from),
             increment: clocks.increment.as_secs() as u32,
             days: self.options.correspondence.and_then(|c| c.days),
+            vacation: clocks.per_turn.then_some(Pair {
+                white: self.vacation_left.white,
+                black: self.vacation_left.black,
+            }),
         })
     }
 
@@ -438,7 +474,7 @@ impl Game {
             moves: self.actions.iter().map(|a| a.to_string()).collect(),
             clocks: self.clock_view(now),
             result: self.result.as_ref().map(|r| ResultView {
-                ratings: self.ratings.clone(),
+                ratings: self.ratings,
                 ..result_view(r)
             }),
             draw_offer: self.draw_offer.map(SeatColor::from),

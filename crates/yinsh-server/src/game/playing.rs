@@ -39,10 +39,10 @@ pub fn replayed_to_act(options: &TableOptions, actions: &[StoredAction]) -> Opti
     (!pos.is_over()).then(|| pos.turn())
 }
 
-/// The time left to `color` in `game` at `now_ms` (milliseconds since 1970), when their
-/// clock runs: what the last action left them, less the time since (a live game's
-/// clock waits for its first action; a correspondence game's days run from its
-/// start).
+/// The time left to `color`, the player to act in `game`, at `now_ms` (milliseconds
+/// since 1970): what the last action left them and the vacation they spent since, less
+/// the time since (a live game's clock waits for its first action; a correspondence
+/// game's days run from its start).
 pub fn ms_left(game: &RunningGame, color: Color, now_ms: i64) -> Option<u64> {
     let options = &game.game.options;
     let (left, since) = match &game.last {
@@ -62,7 +62,8 @@ pub fn ms_left(game: &RunningGame, color: Color, now_ms: i64) -> Option<u64> {
         },
     };
     let elapsed = now_ms.saturating_sub(since).max(0) as u64;
-    Some(left.saturating_sub(elapsed))
+    let vacation = u64::from(game.vacation_here) * super::vacation::HOUR.as_millis() as u64;
+    Some((left + vacation).saturating_sub(elapsed))
 }
 
 /// A rating and whether it is provisional.
@@ -188,6 +189,7 @@ mod tests {
             },
             last,
             actions,
+            vacation_here: 0,
         }
     }
 
@@ -235,6 +237,15 @@ mod tests {
         assert_eq!(
             ms_left(&g, Color::White, 1_000 + 3_600_000),
             Some(2 * DAY_MS - 3_600_000)
+        );
+        // Vacation spent on the turn lengthens it.
+        let g = RunningGame {
+            vacation_here: 3,
+            ..running(days(1), None, 0)
+        };
+        assert_eq!(
+            ms_left(&g, Color::White, 1_000 + DAY_MS as i64 + 3_600_000),
+            Some(2 * 3_600_000)
         );
         // A live clock waits for the first action.
         let live = TableOptions {

@@ -74,6 +74,7 @@ pub(crate) fn game_row(row: &AnyRow) -> StoreResult<StoredGame> {
         },
         result,
         wake_at: row.try_get("wake_at")?,
+        vacation: Default::default(),
     })
 }
 
@@ -90,6 +91,22 @@ impl SqlStore {
             .iter()
             .map(|r| action_row(r, ""))
             .collect::<StoreResult<_>>()?;
+        Ok(())
+    }
+
+    /// Loads an unfinished game's actions and, when it has days per turn, what its
+    /// table knows of vacation.
+    async fn load_unfinished(&self, game: &mut StoredGame) -> StoreResult<()> {
+        self.load_actions(game).await?;
+        let days = game.game.options.correspondence.and_then(|c| c.days);
+        if days.is_some() && game.result.is_none() {
+            let seats = ByColor {
+                white: game.game.white.player_id,
+                black: game.game.black.player_id,
+            };
+            let ply = game.actions.len() as u32;
+            game.vacation = self.game_vacation(game.id, ply, seats).await?;
+        }
         Ok(())
     }
 }
@@ -234,6 +251,13 @@ impl GameStore for SqlStore {
                         .bind(i64::from(*keep))
                         .execute(&mut *tx)
                         .await?;
+                    // The hours spent at the turns taken back stay spent, but lengthen
+                    // no deadline any more.
+                    sqlx::query("UPDATE vacation SET live = 0 WHERE game_id = $1 AND ply >= $2")
+                        .bind(id)
+                        .bind(i64::from(*keep))
+                        .execute(&mut *tx)
+                        .await?;
                     sqlx::query(
                         "UPDATE games SET white_takebacks = $1, black_takebacks = $2 \
                          WHERE id = $3",
@@ -274,7 +298,7 @@ impl GameStore for SqlStore {
             .await?;
             let mut games = rows.iter().map(game_row).collect::<StoreResult<Vec<_>>>()?;
             for game in &mut games {
-                self.load_actions(game).await?;
+                self.load_unfinished(game).await?;
             }
             Ok(games)
         })
@@ -303,7 +327,7 @@ impl GameStore for SqlStore {
                 }
             }
             for game in &mut games {
-                self.load_actions(game).await?;
+                self.load_unfinished(game).await?;
             }
             Ok(games)
         })
@@ -344,7 +368,7 @@ impl GameStore for SqlStore {
             .await?;
             let Some(row) = row else { return Ok(None) };
             let mut game = game_row(&row)?;
-            self.load_actions(&mut game).await?;
+            self.load_unfinished(&mut game).await?;
             Ok(Some(game))
         })
     }
@@ -401,7 +425,10 @@ impl GameStore for SqlStore {
             let sql = format!(
                 "SELECT {GAME_COLUMNS}, a.token AS last_token, a.white_ms AS last_white_ms, \
                  a.black_ms AS last_black_ms, a.at AS last_at, a.to_act AS last_to_act, \
-                 a.ply AS last_ply \
+                 a.ply AS last_ply, \
+                 (SELECT CAST(COALESCE(SUM(v.hours), 0) AS BIGINT) FROM vacation v \
+                  WHERE v.game_id = games.id AND v.ply = COALESCE(a.ply + 1, 0) \
+                  AND v.live = 1) AS vacation_here \
                  FROM games LEFT JOIN actions a ON a.game_id = games.id \
                  AND a.ply = (SELECT MAX(ply) FROM actions b WHERE b.game_id = games.id) \
                  WHERE finished_at IS NULL AND (white_id = $1 OR black_id = $1) ORDER BY id"
@@ -423,6 +450,7 @@ impl GameStore for SqlStore {
                         game: stored.game,
                         last,
                         actions: ply.map_or(0, |p| p as u32 + 1),
+                        vacation_here: crate::store::sql::count(row, "vacation_here")?,
                     })
                 })
                 .collect()

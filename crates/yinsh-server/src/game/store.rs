@@ -95,6 +95,9 @@ pub struct StoredGame {
     /// Until when it was asleep, if it is (milliseconds since 1970, see
     /// [`GameStore::sleep`]).
     pub wake_at: Option<i64>,
+    /// Vacation, for an unfinished correspondence game with days per turn (loaded with
+    /// it for its table; the default otherwise).
+    pub vacation: super::vacation::GameVacation,
 }
 
 /// Which accounts seated at some games are bot accounts. The stored seats do not say,
@@ -153,6 +156,9 @@ pub struct RunningGame {
     pub last: Option<StoredAction>,
     /// How many actions it has.
     pub actions: u32,
+    /// The hours of vacation the player to act spent on the action awaited (they
+    /// lengthen its deadline).
+    pub vacation_here: u32,
 }
 
 /// The `table_id` of games imported from records (no table here played them).

@@ -49,7 +49,7 @@ impl Title {
 }
 
 /// A pair of values, one per colour.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct Pair<T> {
     /// White's value.
     pub white: T,

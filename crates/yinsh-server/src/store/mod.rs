@@ -24,6 +24,7 @@ use crate::analysis::store::AnalysisStore;
 use crate::archive::store::ArchiveStore;
 use crate::cluster::store::LeaseStore;
 use crate::game::store::GameStore;
+use crate::game::vacation::VacationStore;
 use crate::mail::store::MailStore;
 use crate::meet::store::SeekStore;
 use crate::notify::store::NotificationStore;
@@ -43,6 +44,7 @@ pub trait Store:
     + NotificationStore
     + SeekStore
     + MailStore
+    + VacationStore
 {
 }
 
@@ -59,6 +61,7 @@ impl<T> Store for T where
         + NotificationStore
         + SeekStore
         + MailStore
+        + VacationStore
 {
 }
 
@@ -91,6 +94,8 @@ pub struct Stores {
     pub seeks: Arc<dyn SeekStore>,
     /// Mail: addresses, links, the outbox.
     pub mail: Arc<dyn MailStore>,
+    /// Vacation hours.
+    pub vacation: Arc<dyn VacationStore>,
 }
 
 impl From<Arc<dyn Store>> for Stores {
@@ -107,6 +112,7 @@ impl From<Arc<dyn Store>> for Stores {
             leases: store.clone(),
             notifications: store.clone(),
             seeks: store.clone(),
+            vacation: store.clone(),
             mail: store,
         }
     }

@@ -10,9 +10,10 @@ use std::time::Duration;
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::{Instant, sleep_until};
 use tracing::Instrument;
+use yinsh::{ByColor, Color};
 
 use super::bot::{BotMove, BotNews, BotThinking, Bots};
-use super::core::{Commit, Committed, Core, Decision, Effects, Now, Reply, Request};
+use super::core::{Commit, Committed, Core, Decision, Effects, Now, Reply, Request, VacationNews};
 use super::tell::Teller;
 use super::watchers::Watchers;
 use super::{Conn, TableHandle};
@@ -20,6 +21,8 @@ use crate::Ctx;
 use crate::account::store::Player;
 use crate::cluster::store::Fence;
 use crate::game::result_view;
+use crate::game::store::NewGame;
+use crate::game::vacation::VacationStore;
 use crate::protocol::{Command, ServerMessage, Since, TableEvent, TableSummary, TableView};
 use crate::rating::store::{Rated, rated_view};
 use crate::refusal::Refusal;
@@ -77,8 +80,20 @@ enum Job {
     Probe,
 }
 
-/// What a store job gave: the new game's id, or the rating changes of a result.
-type JobResult = Result<(Option<GameId>, Rated), StoreError>;
+/// What a store job gave.
+type JobResult = Result<Stored, StoreError>;
+
+/// What a store job stored.
+#[derive(Default)]
+struct Stored {
+    /// A new game's id.
+    game: Option<GameId>,
+    /// The rating changes of a result.
+    rated: Rated,
+    /// The vacation balances of a new correspondence game's players, or what a
+    /// spending gave.
+    vacation: Option<VacationNews>,
+}
 
 struct Actor {
     ctx: Ctx,
@@ -484,7 +499,7 @@ impl Actor {
         );
         let (tx, rx) = oneshot::channel();
         let probing = async move {
-            let result = database.ping().await.map(|()| (None, None));
+            let result = database.ping().await.map(|()| Stored::default());
             outage.observe(&result);
             let _ = tx.send(result);
         };
@@ -500,8 +515,9 @@ impl Actor {
 
     /// Runs `commit`, even while the store is known to be down when `anyway`.
     fn write(&mut self, commit: Commit, reply: Option<oneshot::Sender<Reply>>, anyway: bool) {
-        let (games, outage) = (
+        let (games, vacation, outage) = (
             self.ctx.stores.games.clone(),
+            self.ctx.stores.vacation.clone(),
             self.ctx.tables.outage.clone(),
         );
         let fence = self.fence.clone();
@@ -515,14 +531,34 @@ impl Actor {
             let started = std::time::Instant::now();
             let fence = fence.as_deref();
             let result = match &commit {
-                Commit::CreateGame(new) => games
-                    .create_game(new, fence)
-                    .await
-                    .map(|id| (Some(id), None)),
+                Commit::CreateGame(new) => match games.create_game(new, fence).await {
+                    Ok(id) => Ok(Stored {
+                        game: Some(id),
+                        vacation: vacation_left(&*vacation, new).await,
+                        ..Stored::default()
+                    }),
+                    Err(e) => Err(e),
+                },
                 Commit::Game { game, write, log } => games
                     .write_game(*game, write, *log, fence)
                     .await
-                    .map(|rated| (None, rated)),
+                    .map(|rated| Stored {
+                        rated,
+                        ..Stored::default()
+                    }),
+                Commit::Vacation {
+                    game,
+                    ply,
+                    player,
+                    year,
+                    hours,
+                } => vacation
+                    .spend_vacation(*game, *ply, *player, *year, *hours, fence)
+                    .await
+                    .map(|spent| Stored {
+                        vacation: Some(VacationNews::Spent(spent)),
+                        ..Stored::default()
+                    }),
             };
             metrics.committed(started.elapsed());
             if let Err(e) = &result {
@@ -553,9 +589,10 @@ impl Actor {
                 let was_down = self.core.store_down();
                 let table = self.core.id().clone();
                 let outcome = match result {
-                    Ok((game, rated)) => Committed::Stored {
-                        game,
-                        ratings: rated_view(&rated),
+                    Ok(stored) => Committed::Stored {
+                        game: stored.game,
+                        ratings: rated_view(&stored.rated),
+                        vacation: stored.vacation,
                     },
                     // Said once an outage, not at every retry.
                     Err(e) if !was_down => {
@@ -721,6 +758,29 @@ impl Actor {
     }
 }
 
+/// The vacation hours each player of the new game `new` has left this year, when it
+/// is a correspondence game with days per turn. A store that does not answer leaves
+/// them unknown (the game is stored: it starts, and vacation is asked for when a clock
+/// falls).
+async fn vacation_left(store: &dyn VacationStore, new: &NewGame) -> Option<VacationNews> {
+    new.options.correspondence?.days?;
+    let year = crate::game::vacation::year_of(new.started_at);
+    let mut left = ByColor::default();
+    for (color, seat) in [(Color::White, &new.white), (Color::Black, &new.black)] {
+        let Some(player) = seat.player_id else {
+            continue;
+        };
+        match store.vacation_left(player, year).await {
+            Ok(hours) => left[color] = hours,
+            Err(e) => {
+                tracing::warn!("cannot read the players' vacation: {e}");
+                return None;
+            }
+        }
+    }
+    Some(VacationNews::Left(left))
+}
+
 /// Whether an event changes the game: the player to act is then given their legal
 /// actions.
 fn changes_game(event: &TableEvent) -> bool {
@@ -741,6 +801,7 @@ fn carries_game(event: &TableEvent) -> bool {
         | TableEvent::Claimable { .. }
         | TableEvent::Presence { .. }
         | TableEvent::Interrupted
+        | TableEvent::Vacation { .. }
         | TableEvent::Resumed => true,
         TableEvent::Acted { .. }
         | TableEvent::Joined { .. }

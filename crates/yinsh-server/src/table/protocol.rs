@@ -260,6 +260,12 @@ pub struct ClockView {
     #[ts(optional)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub days: Option<u8>,
+    /// In a correspondence game with days per turn, each player's vacation hours left
+    /// this year (`null`: a player without vacation, a guest or a bot). They are spent
+    /// an hour at a time when the player's turn would otherwise be lost on time.
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vacation: Option<Pair<Option<u32>>>,
 }
 
 /// The pieces on the board, as lists of points (`e5`, …).
@@ -626,6 +632,17 @@ pub enum TableEvent {
     Claimable {
         /// The player who may claim.
         by: SeatColor,
+    },
+    /// The player to act ran out of time in a correspondence game and was given vacation
+    /// hours instead: their deadline moved on by `hours` (the clocks sent with the event
+    /// show it).
+    Vacation {
+        /// The player on vacation.
+        color: SeatColor,
+        /// Hours spent now.
+        hours: u32,
+        /// Their hours left this year.
+        left: u32,
     },
     /// The database is not available: the clocks stand still and actions are refused
     /// until it is back.

@@ -5,7 +5,9 @@ use tokio::time::Instant;
 use yinsh::Color;
 use yinsh::notation::record::GameResult;
 
-use super::{Commit, Committed, Core, Decision, Effects, Now, Pending, Reply, stored_result};
+use super::{
+    Commit, Committed, Core, Decision, Effects, Now, Pending, Reply, VacationNews, stored_result,
+};
 use crate::game::store::GameWrite;
 use crate::game::{Game, result_view};
 use crate::i18n::Msg;
@@ -89,8 +91,12 @@ impl Core {
             return Effects::reply(Err(Refusal::StoreUnavailable));
         };
         match outcome {
-            Committed::Stored { game, ratings } => {
-                let mut effects = self.apply(pending, game, ratings, now);
+            Committed::Stored {
+                game,
+                ratings,
+                vacation,
+            } => {
+                let mut effects = self.apply(pending, game, ratings, vacation, now);
                 if self.store_down {
                     self.store_down = false;
                     self.held = None;
@@ -147,6 +153,7 @@ impl Core {
         pending: Pending,
         id: Option<GameId>,
         ratings: Option<Pair<RatingDiff>>,
+        vacation: Option<VacationNews>,
         now: Now,
     ) -> Effects {
         match pending {
@@ -158,6 +165,9 @@ impl Core {
                 let id = id.expect("the store gives a new game its id");
                 let correspondence = options.correspondence.is_some();
                 let mut game = Game::new(id, options, started_at, now.at);
+                if let Some(VacationNews::Left(left)) = vacation {
+                    game.vacation_left = left;
+                }
                 // A paired live game waits for the player to act; days per turn run
                 // from the start, whoever is here.
                 if paired && !correspondence {
@@ -237,6 +247,28 @@ impl Core {
                 events: self.end(result, ratings, at),
                 reply,
             },
+            Pending::Vacation { color, .. } => {
+                let game = self.game.as_mut().expect("a running game");
+                let Some(VacationNews::Spent(spent)) = vacation else {
+                    unreachable!("the store answers a spending with what it spent")
+                };
+                game.vacation_left[color] = spent.left;
+                let hours = spent.here.saturating_sub(game.vacation_here);
+                if hours == 0 {
+                    // Nothing more to spend: the next tick ends the game on time.
+                    self.vacation_spent = Some(game.actions.len());
+                    return Effects::reply(Ok(Msg::new("played")));
+                }
+                game.take_vacation(hours);
+                Effects {
+                    events: vec![TableEvent::Vacation {
+                        color: color.into(),
+                        hours,
+                        left: spent.left.unwrap_or(0),
+                    }],
+                    reply: Ok(Msg::new("played")),
+                }
+            }
             Pending::Abort { by, .. } => {
                 self.game = None;
                 self.claim_open = None;
@@ -260,7 +292,7 @@ impl Core {
         let game = self.game.as_mut().expect("a game");
         game.stop_clocks(at);
         game.result = Some(result);
-        game.ratings = ratings.clone();
+        game.ratings = ratings;
         game.draw_offer = None;
         game.takeback_request = None;
         self.held = None;

@@ -26,6 +26,7 @@ use yinsh::{Action, ByColor, Color, Position};
 use crate::account::store::Player;
 use crate::game::store::BotAccounts;
 use crate::game::store::{GameWrite, NewGame, SeatRecord, StoredGame, StoredResult};
+use crate::game::vacation::Spent;
 use crate::game::{Clocks, Game, replay_stored, rules_of};
 use crate::i18n::Msg;
 use crate::i18n::color_key;
@@ -205,6 +206,30 @@ pub enum Commit {
         /// Whether the game is archived (a finished game that is not is deleted).
         log: bool,
     },
+    /// Spend vacation: the player to act in `game`, whose clock fell at action number
+    /// `ply`, is to have spent `hours` there in all, as far as their balance for `year`
+    /// allows.
+    Vacation {
+        /// The game.
+        game: GameId,
+        /// The action awaited.
+        ply: u32,
+        /// The player to act.
+        player: PlayerId,
+        /// The calendar year whose hours are spent.
+        year: i64,
+        /// The hours spent at `ply` wanted in all.
+        hours: u32,
+    },
+}
+
+/// What the store said of vacation with a commit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum VacationNews {
+    /// The hours each player of a new correspondence game has left this year.
+    Left(ByColor<Option<u32>>),
+    /// What a [`Commit::Vacation`] spent.
+    Spent(Spent),
 }
 
 /// What the store answered to a [`Commit`].
@@ -216,6 +241,9 @@ pub enum Committed {
         game: Option<GameId>,
         /// The players' rating changes, for the result of a rated game.
         ratings: Option<Pair<RatingDiff>>,
+        /// Vacation: the balances of a new correspondence game's players, or what a
+        /// spending gave.
+        vacation: Option<VacationNews>,
     },
     /// The store did not take it.
     Failed,
@@ -256,6 +284,10 @@ enum Pending {
         by: Option<Color>,
         at: Instant,
     },
+    Vacation {
+        color: Color,
+        at: Instant,
+    },
 }
 
 impl Pending {
@@ -265,7 +297,8 @@ impl Pending {
             Pending::Act { at, .. }
             | Pending::Takeback { at, .. }
             | Pending::Result { at, .. }
-            | Pending::Abort { at, .. } => Some(*at),
+            | Pending::Abort { at, .. }
+            | Pending::Vacation { at, .. } => Some(*at),
         }
     }
 }
@@ -297,6 +330,9 @@ pub struct Core {
     /// A restored game whose clocks wait for the player to act to come back (the time
     /// it takes to reconnect after a restart is nobody's).
     awaiting_return: bool,
+    /// The action number at which the player to act had no vacation to spend: their
+    /// clock's fall ends the game.
+    vacation_spent: Option<usize>,
 }
 
 /// Something a table must do at a given time.
@@ -354,6 +390,7 @@ impl Core {
             bots,
             created: now.at,
             awaiting_return: false,
+            vacation_spent: None,
         }
     }
 
@@ -396,6 +433,10 @@ impl Core {
             game.push(r.action, r.after, clocks);
         }
         game.takebacks = stored.takebacks;
+        // Vacation spent on the action awaited lengthens its turn again (before the time
+        // since the last action is charged).
+        game.vacation_left = stored.vacation.left;
+        game.take_vacation(stored.vacation.here);
         let engine_to_act = matches!(seats[game.position.turn()], Some(Seat::Bot(_)));
         let correspondence = g.options.correspondence.is_some();
         if correspondence {

@@ -31,6 +31,10 @@ struct Harness {
     guest: Player,
     /// The ids of the people connected.
     online: Vec<PlayerId>,
+    /// Each account's vacation hours left, as the store keeps them (none for others).
+    vacation: std::collections::HashMap<PlayerId, u32>,
+    /// The hours the store has spent at each action number.
+    vacation_spent: std::collections::HashMap<u32, u32>,
 }
 
 impl Harness {
@@ -56,6 +60,8 @@ impl Harness {
             black: player(2, "B"),
             guest: player(3, "G"),
             online: vec![PlayerId(1), PlayerId(2), PlayerId(3)],
+            vacation: std::collections::HashMap::new(),
+            vacation_spent: std::collections::HashMap::new(),
         };
         let (w, b) = (h.white.clone(), h.black.clone());
         h.cmd(&w, Command::Join { color: None }).unwrap();
@@ -91,15 +97,11 @@ impl Harness {
             }
             Decision::Commit(c) => {
                 let outcome = if self.store_up {
+                    let (game, vacation) = self.store(&c);
                     Committed::Stored {
-                        game: match c {
-                            Commit::CreateGame(_) => {
-                                self.next_game += 1;
-                                Some(GameId(self.next_game - 1))
-                            }
-                            Commit::Game { .. } => None,
-                        },
+                        game,
                         ratings: None,
+                        vacation,
                     }
                 } else {
                     Committed::Failed
@@ -109,6 +111,51 @@ impl Harness {
                 e.reply
             }
             Decision::Defer => panic!("nothing is under way"),
+        }
+    }
+
+    /// What the store answers to `c`, as the SQL store does: a new game's id (and its
+    /// players' vacation when it has days per turn), or the vacation a spending gave.
+    fn store(&mut self, c: &Commit) -> (Option<GameId>, Option<VacationNews>) {
+        match c {
+            Commit::CreateGame(new) => {
+                self.next_game += 1;
+                let left = |seat: &SeatRecord| {
+                    seat.player_id
+                        .and_then(|id| self.vacation.get(&id).copied())
+                };
+                let days = new.options.correspondence.and_then(|c| c.days);
+                let vacation = days.map(|_| {
+                    VacationNews::Left(ByColor {
+                        white: left(&new.white),
+                        black: left(&new.black),
+                    })
+                });
+                (Some(GameId(self.next_game - 1)), vacation)
+            }
+            Commit::Game { .. } => (None, None),
+            Commit::Vacation {
+                ply, player, hours, ..
+            } => {
+                let here = self.vacation_spent.entry(*ply).or_default();
+                let left = self.vacation.get_mut(player);
+                let spent = match left {
+                    None => Spent {
+                        here: *here,
+                        left: None,
+                    },
+                    Some(left) => {
+                        let more = hours.saturating_sub(*here).min(*left);
+                        *left -= more;
+                        *here += more;
+                        Spent {
+                            here: *here,
+                            left: Some(*left),
+                        }
+                    }
+                };
+                (None, Some(VacationNews::Spent(spent)))
+            }
         }
     }
 
@@ -824,6 +871,7 @@ fn stored_game(actions: Vec<StoredAction>) -> StoredGame {
         takebacks: ByColor { white: 1, black: 0 },
         result: None,
         wake_at: None,
+        vacation: Default::default(),
     }
 }
 
@@ -866,6 +914,7 @@ fn a_restored_game_over_at_the_board_stores_its_result_then_announces_it() {
         Committed::Stored {
             game: None,
             ratings: None,
+            vacation: None,
         },
         now,
     );
@@ -1204,4 +1253,210 @@ fn a_restored_correspondence_game_keeps_its_deadline_by_the_wall_clock() {
     assert_eq!(stored.winner.as_deref(), Some("white"));
     assert_eq!(stored.termination, "time");
     assert!(core.running(), "announced only once stored");
+}
+
+fn is_vacation(e: &TableEvent) -> bool {
+    matches!(e, TableEvent::Vacation { .. })
+}
+
+#[test]
+fn a_fallen_correspondence_clock_spends_vacation_an_hour_at_a_time_until_none_is_left() {
+    let mut h = Harness::new(correspondence(Some(1)));
+    h.vacation.insert(PlayerId(1), 240);
+    h.vacation.insert(PlayerId(2), 3);
+    h.start();
+    let vacation = h.core.game().unwrap().clock_view(h.now).unwrap().vacation;
+    assert_eq!(
+        vacation,
+        Some(Pair {
+            white: Some(240),
+            black: Some(3)
+        }),
+        "both players see both balances from the start"
+    );
+    h.play("e3");
+    h.set_online(&[]);
+    // Black's day runs out: an hour of vacation instead, and the deadline an hour on.
+    h.advance(crate::game::DAY);
+    h.tick();
+    assert_eq!(h.result(), None);
+    assert_eq!(
+        h.events.last(),
+        Some(&TableEvent::Vacation {
+            color: SeatColor::Black,
+            hours: 1,
+            left: 2
+        })
+    );
+    assert_eq!(h.core.deadline(), Some(h.now + HOUR));
+    // Each hour that passes spends the next, until none is left: then Black loses on
+    // time, three hours after the day.
+    h.advance(HOUR);
+    h.tick();
+    h.advance(HOUR);
+    h.tick();
+    assert_eq!(h.count(is_vacation), 3);
+    assert_eq!(h.result(), None);
+    let clocks = h.core.game().unwrap().clock_view(h.now).unwrap();
+    assert_eq!(clocks.vacation.unwrap().black, Some(0));
+    h.advance(HOUR - Duration::from_millis(1));
+    h.tick();
+    assert_eq!(h.result(), None, "the third hour is Black's to the end");
+    h.advance(Duration::from_millis(1));
+    h.tick();
+    assert_eq!(h.result(), Some(GameResult::time(Color::Black)));
+    assert_eq!(h.count(is_vacation), 3);
+}
+
+#[test]
+fn a_turn_played_on_vacation_passes_and_the_next_turn_begins_with_the_whole_allowance() {
+    let mut h = Harness::new(correspondence(Some(2)));
+    h.vacation.insert(PlayerId(2), 240);
+    h.start();
+    h.play("e3");
+    h.advance(crate::game::DAY * 2 + Duration::from_secs(60));
+    h.tick();
+    assert_eq!(h.count(is_vacation), 1);
+    h.play("a5");
+    assert_eq!(h.remaining().white, crate::game::DAY * 2);
+    assert_eq!(h.core.game().unwrap().vacation_here, 0);
+    h.play("b5");
+    assert_eq!(h.remaining().black, crate::game::DAY * 2);
+    // Black's next lapse is spent from what was left.
+    h.advance(crate::game::DAY * 2);
+    h.tick();
+    assert_eq!(
+        h.events.last(),
+        Some(&TableEvent::Vacation {
+            color: SeatColor::Black,
+            hours: 1,
+            left: 238
+        })
+    );
+}
+
+#[test]
+fn vacation_is_for_people_with_hours_and_days_per_turn_only() {
+    // A bot account has none, and is not even asked for.
+    let mut h = Harness::new(correspondence(Some(1)));
+    h.vacation.insert(PlayerId(2), 240);
+    h.start();
+    h.play("e3");
+    h.core.seats[Color::Black] = Some(Seat::Human(Player {
+        bot: true,
+        ..h.black.clone()
+    }));
+    h.advance(crate::game::DAY);
+    assert!(matches!(
+        h.core.tick(h.at()),
+        Some(Decision::Commit(Commit::Game {
+            write: GameWrite::Result(_),
+            ..
+        }))
+    ));
+    // A live clock falls as it always did.
+    let mut h = Harness::timed(1, 0);
+    h.vacation.insert(PlayerId(1), 240);
+    h.start();
+    h.advance(S(60));
+    h.tick();
+    assert_eq!(h.result(), Some(GameResult::time(Color::White)));
+    assert_eq!(h.count(is_vacation), 0);
+}
+
+#[test]
+fn a_spending_the_store_does_not_take_costs_nothing_and_is_made_once_it_is_back() {
+    let mut h = Harness::new(correspondence(Some(1)));
+    h.vacation.insert(PlayerId(2), 240);
+    h.start();
+    h.play("e3");
+    h.advance(crate::game::DAY);
+    h.store_up = false;
+    h.tick();
+    assert_eq!(h.result(), None, "not lost for the outage");
+    assert!(h.core.store_down());
+    assert_eq!(h.count(|e| matches!(e, TableEvent::Interrupted)), 1);
+    assert_eq!(h.count(is_vacation), 0);
+    // Down for two hours: nobody's time, and no vacation spent for it.
+    h.advance(HOUR * 2);
+    h.tick();
+    assert_eq!(h.result(), None);
+    h.store_up = true;
+    let events = h.core.store_back(h.at());
+    h.events.extend(events);
+    h.tick();
+    assert_eq!(
+        h.events.last(),
+        Some(&TableEvent::Vacation {
+            color: SeatColor::Black,
+            hours: 1,
+            left: 239
+        })
+    );
+    assert_eq!(h.core.deadline(), Some(h.now + HOUR));
+}
+
+#[test]
+fn a_restored_game_keeps_the_vacation_spent_on_its_turn_and_spends_what_its_downtime_took() {
+    let day_ms = 24 * 3600 * 1000;
+    let hour_ms = 3600 * 1000;
+    let start = Instant::now();
+    let mut stored = stored_correspondence(1, 1_000);
+    stored.vacation = crate::game::vacation::GameVacation {
+        here: 2,
+        left: ByColor {
+            white: None,
+            black: Some(30),
+        },
+    };
+    // Restarted a day and an hour after White's move: an hour of the two spent is left.
+    let now = Now {
+        at: start,
+        wall_ms: 1_000 + day_ms + hour_ms,
+    };
+    let core = Core::restore(&stored, false, &BotAccounts::default(), now).unwrap();
+    assert_eq!(core.deadline(), Some(start + HOUR));
+    let clocks = core.game().unwrap().clock_view(start).unwrap();
+    assert_eq!(clocks.vacation.unwrap().black, Some(30));
+    // Restarted 26 hours after the turn's 24 h and 2 h of vacation ran out (less a
+    // millisecond): the clock fell while the server was down, and the 26 hours begun
+    // since are asked for, as if the server had been up.
+    let now = Now {
+        at: start,
+        wall_ms: 1_000 + day_ms + 2 * hour_ms + 26 * hour_ms - 1,
+    };
+    let mut core = Core::restore(&stored, false, &BotAccounts::default(), now).unwrap();
+    let Some(Decision::Commit(Commit::Vacation {
+        game,
+        ply,
+        player,
+        hours,
+        ..
+    })) = core.tick(now)
+    else {
+        panic!("vacation is spent first");
+    };
+    assert_eq!((game, ply, player), (GameId(7), 1, PlayerId(2)));
+    assert_eq!(hours, 2 + 26);
+    let effects = core.committed(
+        Committed::Stored {
+            game: None,
+            ratings: None,
+            vacation: Some(VacationNews::Spent(Spent {
+                here: 28,
+                left: Some(4),
+            })),
+        },
+        now,
+    );
+    assert_eq!(
+        effects.events,
+        vec![TableEvent::Vacation {
+            color: SeatColor::Black,
+            hours: 26,
+            left: 4
+        }]
+    );
+    assert_eq!(core.deadline(), Some(start + Duration::from_millis(1)));
+    assert!(core.tick(now).is_none());
 }

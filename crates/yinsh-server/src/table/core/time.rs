@@ -6,9 +6,10 @@ use yinsh::Color;
 use yinsh::notation::record::GameResult;
 
 use super::{
-    ABANDONED_AFTER, Core, Decision, Due, Now, PRESENCE_DELAY, SEAT_GRACE, Seat, claim_grace,
+    ABANDONED_AFTER, Commit, Core, Decision, Due, Now, PRESENCE_DELAY, Pending, SEAT_GRACE, Seat,
+    claim_grace,
 };
-use crate::game::Game;
+use crate::game::{Game, vacation};
 use crate::i18n::Msg;
 use crate::protocol::TableEvent;
 use crate::refusal::Refusal;
@@ -114,6 +115,9 @@ impl Core {
                 self.decide_result(outcome.into(), now.at, now, Ok(Msg::new("played")))
             }
             Due::Flag(loser) => {
+                if let Some(decision) = self.spend_vacation(loser, now) {
+                    return Some(decision);
+                }
                 let at = self
                     .game
                     .as_ref()
@@ -131,6 +135,35 @@ impl Core {
             }
             Due::SeatExpired(color) => Decision::done(self.vacate(color), Msg::new("left")),
         })
+    }
+
+    /// The commit that spends vacation for `color`, whose clock fell in a
+    /// correspondence game with days per turn: the hours that move the deadline past
+    /// `now`, an hour for each begun since it fell (days and vacation run by the wall
+    /// clock, the server's time down included, so a clock that fell while it was down
+    /// spends the hours since). `None` when the game is lost on time instead: the seat is the engine's or a
+    /// bot account's, its player has no hours left (or none known), or the store gave
+    /// none more at this action.
+    fn spend_vacation(&mut self, color: Color, now: Now) -> Option<Decision> {
+        let game = self.game.as_ref()?;
+        game.options.correspondence?.days?;
+        let player = self.seats[color].as_ref()?.human().filter(|p| !p.bot)?;
+        let ply = game.actions.len();
+        // Hours left as the store said when it loaded the game or last spent them (none
+        // known: a guest, a bot account, or a store that did not say).
+        if game.vacation_left[color].unwrap_or(0) == 0 || self.vacation_spent == Some(ply) {
+            return None;
+        }
+        let overdue = now.at.saturating_duration_since(game.deadline()?) + game.overdue;
+        let commit = Commit::Vacation {
+            game: game.id,
+            ply: ply as u32,
+            player: player.id,
+            year: vacation::year_of(now.wall_ms),
+            hours: game.vacation_here + vacation::hours_for(overdue),
+        };
+        self.in_flight = Some(Pending::Vacation { color, at: now.at });
+        Some(Decision::Commit(commit))
     }
 
     /// Ends a game both players left: aborted when it had barely begun, otherwise
