@@ -4,8 +4,10 @@
 // against …" in the bell's panel, finds the game under "Your turn" on My games, opens
 // it from the notification and plays; the challenger's resignation comes as a
 // notification, marked read with "Mark all read"; the kinds of notification are
-// switched on the account page. Screenshots of the header with the bell open and of My
-// games at 1366×768 and 390×844 go to test-results/screenshots/.
+// switched on the account page. Each ring is placed with "Confirm turn" (on by default
+// in correspondence games), the first undone once. Screenshots of the header with the
+// bell open, of a turn waiting to be confirmed, and of My games at 1366×768 and 390×844
+// go to test-results/screenshots/.
 
 import { expect, test, type Page } from "@playwright/test";
 import { expectMyTurn, expectNoPageErrors, expectNoSidewaysScroll, headerLines, hit, pointsWith, registered, resign, screenshot, tableIdOf } from "./helpers";
@@ -13,12 +15,35 @@ import { expectMyTurn, expectNoPageErrors, expectNoSidewaysScroll, headerLines, 
 const DESKTOP = { width: 1366, height: 768 };
 const PHONE = { width: 390, height: 844 };
 
-/** Places a ring on the first free point, by mouse, as the player to act. */
-async function placeRing(page: Page, actionsAfter: number): Promise<void> {
+/**
+ * Places a ring on the first free point, by mouse, as the player to act, and confirms
+ * the turn ("Confirm turn" is on by default in correspondence games): the ring is on
+ * the board at once, sent only when confirmed. With `undoFirst`, the first try is
+ * undone.
+ */
+async function placeRing(page: Page, actionsAfter: number, undoFirst = false): Promise<void> {
   await expectMyTurn(page, "place");
   const [point] = await pointsWith(page, "target");
+  const played = page.locator('[data-testid="moves"] .act');
+  const bar = page.getByTestId("confirm-bar");
+  await expect(page.getByTestId("confirm-toggle")).toHaveAttribute("aria-pressed", "true");
+  if (undoFirst) {
+    await hit(page, point).click();
+    await expect(bar).toBeVisible();
+    const ring = page.locator(`svg.yinsh-board [data-piece="ring"][data-at="${point}"]`);
+    await expect(ring).toHaveCount(1);
+    await page.getByTestId("undo-turn").click();
+    await expect(bar).toBeHidden();
+    await expect(ring).toHaveCount(0);
+    await expect(hit(page, point)).toHaveClass(/\btarget\b/);
+  }
   await hit(page, point).click();
-  await expect(page.locator('[data-testid="moves"] .act')).toHaveCount(actionsAfter);
+  await expect(page.getByTestId("confirm-note")).toHaveText("Your turn is ready: confirm to send it.");
+  await expect(played).toHaveCount(actionsAfter - 1);
+  if (undoFirst) await screenshot(page, "confirm-turn-1366x768");
+  await page.getByTestId("confirm-turn").click();
+  await expect(played).toHaveCount(actionsAfter);
+  await expect(bar).toBeHidden();
 }
 
 test("a correspondence game's turn comes to the bell, the header's count and My games", async ({ browser }) => {
@@ -52,7 +77,7 @@ test("a correspondence game's turn comes to the bell, the header's count and My 
   // B leaves the table for the lobby; A places the first ring.
   await b.page.locator("nav").getByRole("link", { name: "Lobby" }).click();
   await expect(b.page.getByTestId("lobby-stats")).toBeVisible();
-  await placeRing(a.page, 1);
+  await placeRing(a.page, 1, true);
 
   // B, elsewhere, is told: the bell's count, the games to move in, the tab's title.
   await expect(b.page.getByTestId("bell-count")).toHaveText("1");

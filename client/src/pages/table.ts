@@ -3,6 +3,12 @@
 // commands work) and the spectators. This module wires the table's parts (table/*.ts,
 // each with its CSS) to the connection: the table's messages go to its view
 // (table/state.ts), and every part draws from that view.
+//
+// With "Confirm turn" on (toggles.ts), the player's actions are not sent as they are
+// made: each goes to `POST /api/position` from the game's position (the server is the
+// rules authority, and says what follows), and the board shows the turn so far, a
+// draft, until it is whole. "Confirm" then sends its actions one after the other, each
+// with the number of actions it follows; "Undo" drops it.
 
 import "./table.css";
 import { BoardView } from "../board/view";
@@ -10,7 +16,8 @@ import { boardOfFen } from "../board/fen";
 import type { Connection, Refused } from "../connection";
 import { h, replace } from "../dom";
 import { t } from "../i18n";
-import type { Command, ServerMessage, SeatColor, TableView } from "../protocol";
+import type { BoardPosition, Command, GameView, ServerMessage, SeatColor, TableView } from "../protocol";
+import { postPosition } from "./analysis-board/server";
 import { fitToScreen, keyTakenBy } from "./gamepage";
 import { describeOptions } from "./options";
 import { ratedMark } from "./ratings";
@@ -34,6 +41,10 @@ export function mountTable(root: HTMLElement, conn: Connection, id: string): () 
   /** The flip the player chose with the button; null: the seat's own side (Black sees Black below). */
   let flipChoice: boolean | null = null;
   const savedTitle = document.title;
+  /** The turn made so far with "Confirm turn" on, not sent yet: after `base` actions of the game, `actions`, leading to `last`. */
+  let draft: { base: number; actions: string[]; last: BoardPosition } | null = null;
+  /** Cancels the position requests in flight when the page goes. */
+  const life = new AbortController();
 
   // ---- Helpers ----
   const mySeat = (): SeatColor | null => seatOf(view, conn.player);
@@ -53,7 +64,18 @@ export function mountTable(root: HTMLElement, conn: Connection, id: string): () 
   const controls = new Controls((c) => void command(c));
   const options = new OptionsPanel(id, (c) => command(c));
   const chat = new Chat((text, quiet) => void request(() => conn.request({ type: "chat", table: id, text }), quiet));
-  const toggles = new Toggles(id, (text) => status.note(text));
+  const toggles = new Toggles(
+    id,
+    (text) => status.note(text),
+    () => {
+      draft = null;
+      renderAll();
+    },
+  );
+  const confirmNote = h("p", { class: "confirm-note", "data-testid": "confirm-note" });
+  const confirmButton = h("button", { type: "button", class: "primary", "data-testid": "confirm-turn", onclick: () => void confirmTurn() }, t("table.confirm"));
+  const undoButton = h("button", { type: "button", "data-testid": "undo-turn", onclick: () => undoTurn() }, t("table.undoTurn"));
+  const confirmBar = h("div", { class: "confirm-bar", "data-testid": "confirm-bar", hidden: true }, confirmNote, h("div", { class: "controls-row" }, confirmButton, undoButton));
   const optionsLine = h("p", { class: "options-line", "data-testid": "table-options" });
   const passButton = h("button", { type: "button", class: "primary", "data-testid": "pass", hidden: true, onclick: () => void act("pass") }, t("table.pass"));
   const moveInput = h("input", {
@@ -93,14 +115,14 @@ export function mountTable(root: HTMLElement, conn: Connection, id: string): () 
       "div",
       { class: "game-side" },
       seats.top,
-      h("div", { class: "game-status" }, result.el, status.turn, status.miss, status.paused, moves.reviewBar),
+      h("div", { class: "game-status" }, result.el, status.turn, status.miss, status.paused, moves.reviewBar, confirmBar),
       h("div", { class: "game-moves" }, moves.list, moves.pool),
       h(
         "div",
         { class: "game-controls" },
         h("div", { class: "controls-row" }, passButton, controls.el),
         h("div", { class: "controls-row" }, moveInput),
-        h("div", { class: "controls-row below-board" }, flipButton, toggles.sound, toggles.notify),
+        h("div", { class: "controls-row below-board" }, flipButton, toggles.sound, toggles.notify, toggles.confirm),
       ),
       seats.bottom,
     ),
@@ -126,9 +148,60 @@ export function mountTable(root: HTMLElement, conn: Connection, id: string): () 
   async function act(token: string): Promise<void> {
     const game = view?.game;
     status.hideMiss();
+    if (game && toggles.confirming && running() && mySeat() === game.to_move && moves.reviewPly === null) {
+      await addToDraft(game, token);
+      return;
+    }
     const ok = await request(() => conn.request({ type: "act", table: id, action: token, ply: game ? game.moves.length : undefined }), true);
     // A refused action unlocks the board again (an accepted one re-renders with its event).
     if (!ok) renderGame();
+  }
+
+  /** The draft, while it still follows the game as it stands and it is the player's turn; dropped otherwise. */
+  function liveDraft(): typeof draft {
+    const game = view?.game;
+    if (draft && !(game && running() && mySeat() === game.to_move && game.moves.length === draft.base && toggles.confirming)) draft = null;
+    return draft;
+  }
+
+  /** Plays `token` in the draft: the server says the position after the turn so far. */
+  async function addToDraft(game: GameView, token: string): Promise<void> {
+    const base = game.moves.length;
+    const actions = [...(liveDraft()?.actions ?? []), token];
+    let positions: BoardPosition[];
+    try {
+      positions = await postPosition({ position: game.position, actions }, life.signal);
+    } catch (e) {
+      if (life.signal.aborted) return;
+      chat.add((e as Error).message, "error");
+      renderGame();
+      return;
+    }
+    // The game moved on meanwhile: the draft was made from a position gone by.
+    if (view?.game?.moves.length !== base || !running()) return;
+    draft = { base, actions, last: positions[positions.length - 1] };
+    lastAction = token;
+    renderAll();
+  }
+
+  /** Whether the draft's turn goes on: its player still acts (a row to remove, a ring to take). */
+  const draftGoesOn = (d: NonNullable<typeof draft>): boolean => d.last.to_move === mySeat() && d.last.result === undefined && d.last.legal.length > 0;
+
+  /** Sends the draft's actions, in order; the first refused stops them (the rest of the turn is then played as usual). */
+  async function confirmTurn(): Promise<void> {
+    const d = liveDraft();
+    if (!d || draftGoesOn(d)) return;
+    draft = null;
+    for (const [i, token] of d.actions.entries()) {
+      const ok = await request(() => conn.request({ type: "act", table: id, action: token, ply: d.base + i }), true);
+      if (!ok) break;
+    }
+    renderAll();
+  }
+
+  function undoTurn(): void {
+    draft = null;
+    renderAll();
   }
 
   /** Looks back at the position after `ply` actions (null: the live one). */
@@ -175,15 +248,30 @@ export function mountTable(root: HTMLElement, conn: Connection, id: string): () 
       const marks = moves.record.marks(game, moves.reviewPly);
       const at = moves.reviewPly;
       const history = moves.record.history;
-      if (at === null) {
+      const d = liveDraft();
+      if (at === null && d) {
+        // The turn so far, not sent: what follows in it may be played on.
+        const legal = draftGoesOn(d) && online() ? d.last.legal : [];
+        board.update({ board: d.last.board, toMove: d.last.to_move, stage: d.last.stage, legal, myColor: seat, lastAction, marks: null });
+      } else if (at === null) {
         board.update({ board: game.board, toMove: game.to_move, stage: game.stage, legal: mine && online() ? game.legal : [], myColor: seat, lastAction, marks });
       } else {
         board.update({ board: history!.boards[at], toMove: history!.actors[at] ?? game.to_move, stage: game.stage, legal: [], myColor: null, lastAction, marks });
       }
       lastAction = null;
     }
-    passButton.hidden = !(!!game && moves.reviewPly === null && mine && online() && game.legal.includes("pass"));
+    const d = game ? liveDraft() : null;
+    const legalNow = d ? (draftGoesOn(d) ? d.last.legal : []) : (game?.legal ?? []);
+    passButton.hidden = !(!!game && moves.reviewPly === null && mine && online() && legalNow.includes("pass"));
+    confirmBar.hidden = !d || moves.reviewPly !== null;
+    if (d) {
+      const whole = !draftGoesOn(d);
+      confirmNote.textContent = t(whole ? "table.turnReady" : "table.turnDraft");
+      confirmButton.disabled = !whole || !online();
+    }
     status.render(game, mine, nameOf);
+    // While a draft waits, its note says what to do instead of the turn's line.
+    status.turn.hidden = !!d && moves.reviewPly === null;
     moves.render(game);
     result.render(game, view.options.log, nameOf);
     const last = game && seat ? moves.record.lastOpponentTurn(seat) : null;
@@ -198,6 +286,7 @@ export function mountTable(root: HTMLElement, conn: Connection, id: string): () 
 
   function renderAll(): void {
     if (!view) return;
+    toggles.setPace(view.options.correspondence ? "correspondence" : "live");
     replace(optionsLine, ratedMark(view.options), " ", describeOptions(view.options, view.seats));
     chat.renderSpectators(view);
     renderGame();
@@ -292,6 +381,7 @@ export function mountTable(root: HTMLElement, conn: Connection, id: string): () 
   const stopPlayer = conn.onPlayer(() => renderAll());
   const stopState = conn.onState(() => renderAll());
   return () => {
+    life.abort();
     stopWatching();
     stopPlayer();
     stopState();

@@ -1,7 +1,9 @@
-// The table's switches for sound and notifications. Sound (sound.ts) is remembered in
-// this browser and unlocked by the first gesture on the page; "Notify me" asks for the
-// browser's permission on that click, and then notifies of one's turn while the tab
-// is hidden.
+// The table's switches for sound, notifications and confirming turns. Sound (sound.ts)
+// is remembered in this browser and unlocked by the first gesture on the page; "Notify
+// me" asks for the browser's permission on that click, and then notifies of one's turn
+// while the tab is hidden; "Confirm turn" (on by default in correspondence games, off
+// in live ones, remembered in this browser for each) holds a turn until it is
+// confirmed.
 
 import "./toggles.css";
 import { h, replace } from "../../dom";
@@ -11,6 +13,23 @@ import { setSoundOn, soundOn, unlockSound } from "../sound";
 
 /** Where the notifications switch is remembered. */
 const NOTIFY_KEY = "yinsh.notify";
+
+/** Where "Confirm turn" is remembered, for correspondence and for live games. */
+const CONFIRM_KEYS = { correspondence: "yinsh.confirmTurn.correspondence", live: "yinsh.confirmTurn.live" } as const;
+
+/** The two kinds of games "Confirm turn" is chosen for. */
+export type Pace = keyof typeof CONFIRM_KEYS;
+
+/** Whether turns in games of `pace` wait for "Confirm turn": as chosen in this browser, else on in correspondence games only. */
+export function confirmWanted(pace: Pace, storage: Pick<Storage, "getItem"> | null = safeStorage()): boolean {
+  try {
+    const stored = storage?.getItem(CONFIRM_KEYS[pace]);
+    if (stored === "on" || stored === "off") return stored === "on";
+  } catch {
+    // Not remembered: the default.
+  }
+  return pace === "correspondence";
+}
 
 /** Small drawn icons (emoji fonts are missing on many systems). */
 const ICONS = {
@@ -51,13 +70,20 @@ export function notifyState(on: boolean, permission: NotificationPermission | nu
 export class Toggles {
   readonly sound = h("button", { type: "button", class: "toggle", "data-testid": "sound", onclick: () => this.toggleSound() });
   readonly notify = h("button", { type: "button", class: "toggle", "data-testid": "notify", onclick: () => void this.toggleNotify() });
+  readonly confirm = h("button", { type: "button", class: "toggle", "data-testid": "confirm-toggle", onclick: () => this.toggleConfirm() });
   private notifyOn = notifyWanted();
+  private pace: Pace = "live";
+  private confirmOn = confirmWanted("live");
   private readonly onGesture = () => unlockSound();
 
-  /** `table` names the notifications; `note` tells the player something briefly (a refused permission). */
+  /**
+   * `table` names the notifications; `note` tells the player something briefly (a
+   * refused permission); `confirmChanged` is called when "Confirm turn" is switched.
+   */
   constructor(
     private readonly table: string,
     private readonly note: (text: string) => void,
+    private readonly confirmChanged: () => void = () => {},
   ) {
     document.addEventListener("pointerdown", this.onGesture);
     document.addEventListener("keydown", this.onGesture);
@@ -76,6 +102,33 @@ export class Toggles {
     const state = notifyState(this.notifyOn && can, can ? Notification.permission : null);
     this.notify.setAttribute("aria-pressed", String(state.pressed));
     this.notify.title = t(state.title);
+    replace(this.confirm, t("game.confirmTurn"));
+    this.confirm.setAttribute("aria-pressed", String(this.confirmOn));
+    this.confirm.title = t(this.pace === "correspondence" ? "game.confirmTurnCorrespondence" : "game.confirmTurnLive");
+  }
+
+  /** The table's game is of `pace`: "Confirm turn" shows (and switches) the choice for it. */
+  setPace(pace: Pace): void {
+    if (pace === this.pace) return;
+    this.pace = pace;
+    this.confirmOn = confirmWanted(pace);
+    this.draw();
+  }
+
+  /** Whether a turn waits for "Confirm turn" at this table. */
+  get confirming(): boolean {
+    return this.confirmOn;
+  }
+
+  private toggleConfirm(): void {
+    this.confirmOn = !this.confirmOn;
+    try {
+      localStorage.setItem(CONFIRM_KEYS[this.pace], this.confirmOn ? "on" : "off");
+    } catch {
+      // Only for this page then.
+    }
+    this.draw();
+    this.confirmChanged();
   }
 
   private toggleSound(): void {
