@@ -39,10 +39,11 @@ const DAY_MS: i64 = 24 * 3600 * 1000;
 /// Games per account (each account plays this many games at once, as White or Black).
 const GAMES_PER_ACCOUNT: usize = 20;
 
-/// One seeded game: its table, and the token of the player to act (Black).
+/// One seeded game: its table, and the account and token of the player to act (Black).
 struct Seeded {
     table: String,
     id: GameId,
+    black: PlayerId,
     black_key: Arc<str>,
 }
 
@@ -152,7 +153,7 @@ async fn seed_games(
             started_at: yinsh_server::now_ms() - ago,
         };
         let (store, first, wake) = (store.clone(), first.clone(), wake.clone());
-        let black_key = players[b].2.clone();
+        let (black, black_key) = (players[b].0, players[b].2.clone());
         tasks.spawn(async move {
             let at = game.started_at;
             let id = store.create_game(&game, None).await?;
@@ -173,6 +174,7 @@ async fn seed_games(
             anyhow::Ok(Seeded {
                 table,
                 id,
+                black,
                 black_key,
             })
         });
@@ -208,6 +210,22 @@ pub async fn run(load: &CorresLoad, out: &mut dyn Write) -> anyhow::Result<()> {
         yinsh_server::now_ms() + 3_600_000
     })
     .await?;
+    // Their players to act have spent this year's vacation (each at an action of its
+    // own in a game no longer stored), so that the overdue lose on time rather than
+    // spend it.
+    let year = yinsh_server::game::vacation::year_of(yinsh_server::now_ms());
+    let mut spent = std::collections::BTreeSet::new();
+    for game in &due {
+        if spent.insert(game.black) {
+            let (ply, hours) = (
+                spent.len() as u32,
+                yinsh_server::game::vacation::HOURS_A_YEAR,
+            );
+            store
+                .spend_vacation(GameId(0), ply, game.black, year, hours, None)
+                .await?;
+        }
+    }
     writeln!(
         out,
         "seeded {} correspondence games ({} accounts) in {:.1} s",

@@ -230,6 +230,8 @@ pub struct Game {
     /// Each player's vacation hours left this year, in a correspondence game with days
     /// per turn (`None`: none, or not known yet).
     pub vacation_left: ByColor<Option<u32>>,
+    /// Whether `vacation_left` is as the store said (else a fallen clock asks it).
+    pub vacation_known: bool,
     /// The hours of vacation the player to act spent on the action awaited: its
     /// deadline is that much later.
     pub vacation_here: u32,
@@ -263,6 +265,7 @@ impl Game {
             takeback_request: None,
             takebacks: ByColor::default(),
             vacation_left: ByColor::default(),
+            vacation_known: false,
             vacation_here: 0,
             overdue: Duration::ZERO,
         }

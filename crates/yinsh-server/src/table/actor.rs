@@ -760,7 +760,7 @@ impl Actor {
 
 /// The vacation hours each player of the new game `new` has left this year, when it
 /// is a correspondence game with days per turn. A store that does not answer leaves
-/// them unknown (the game is stored: it starts, and vacation is asked for when a clock
+/// them unknown (the game is stored: it starts, and the store is asked when a clock
 /// falls).
 async fn vacation_left(store: &dyn VacationStore, new: &NewGame) -> Option<VacationNews> {
     new.options.correspondence?.days?;

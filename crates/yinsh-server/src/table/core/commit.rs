@@ -167,6 +167,7 @@ impl Core {
                 let mut game = Game::new(id, options, started_at, now.at);
                 if let Some(VacationNews::Left(left)) = vacation {
                     game.vacation_left = left;
+                    game.vacation_known = true;
                 }
                 // A paired live game waits for the player to act; days per turn run
                 // from the start, whoever is here.
@@ -253,6 +254,7 @@ impl Core {
                     unreachable!("the store answers a spending with what it spent")
                 };
                 game.vacation_left[color] = spent.left;
+                game.vacation_known = true;
                 let hours = spent.here.saturating_sub(game.vacation_here);
                 if hours == 0 {
                     // Nothing more to spend: the next tick ends the game on time.

@@ -436,6 +436,7 @@ impl Core {
         // Vacation spent on the action awaited lengthens its turn again (before the time
         // since the last action is charged).
         game.vacation_left = stored.vacation.left;
+        game.vacation_known = true;
         game.take_vacation(stored.vacation.here);
         let engine_to_act = matches!(seats[game.position.turn()], Some(Seat::Bot(_)));
         let correspondence = g.options.correspondence.is_some();

@@ -1460,3 +1460,34 @@ fn a_restored_game_keeps_the_vacation_spent_on_its_turn_and_spends_what_its_down
     assert_eq!(core.deadline(), Some(start + Duration::from_millis(1)));
     assert!(core.tick(now).is_none());
 }
+
+#[test]
+fn a_game_whose_balances_the_store_did_not_say_asks_it_when_a_clock_falls() {
+    let mut h = Harness::new(correspondence(Some(1)));
+    h.vacation.insert(PlayerId(2), 5);
+    h.start();
+    h.play("e3");
+    // The read after the game's creation failed: nothing known.
+    let game = h.core.game.as_mut().unwrap();
+    game.vacation_known = false;
+    game.vacation_left = ByColor::default();
+    h.advance(crate::game::DAY);
+    h.tick();
+    assert_eq!(h.result(), None);
+    assert_eq!(
+        h.events.last(),
+        Some(&TableEvent::Vacation {
+            color: SeatColor::Black,
+            hours: 1,
+            left: 4
+        })
+    );
+    // A guest's table asks once, and the clock's fall then ends the game.
+    let mut h = Harness::new(correspondence(Some(1)));
+    h.start();
+    h.core.game.as_mut().unwrap().vacation_known = false;
+    h.advance(crate::game::DAY);
+    h.tick();
+    assert_eq!(h.result(), Some(GameResult::time(Color::White)));
+    assert_eq!(h.count(is_vacation), 0);
+}

@@ -141,17 +141,18 @@ impl Core {
     /// correspondence game with days per turn: the hours that move the deadline past
     /// `now`, an hour for each begun since it fell (days and vacation run by the wall
     /// clock, the server's time down included, so a clock that fell while it was down
-    /// spends the hours since). `None` when the game is lost on time instead: the seat is the engine's or a
-    /// bot account's, its player has no hours left (or none known), or the store gave
-    /// none more at this action.
+    /// spends the hours since). `None` when the game is lost on time instead: the seat
+    /// is the engine's or a bot account's, its player has no hours left, or the store
+    /// gave none more at this action.
     fn spend_vacation(&mut self, color: Color, now: Now) -> Option<Decision> {
         let game = self.game.as_ref()?;
         game.options.correspondence?.days?;
         let player = self.seats[color].as_ref()?.human().filter(|p| !p.bot)?;
         let ply = game.actions.len();
-        // Hours left as the store said when it loaded the game or last spent them (none
-        // known: a guest, a bot account, or a store that did not say).
-        if game.vacation_left[color].unwrap_or(0) == 0 || self.vacation_spent == Some(ply) {
+        // Hours left as the store said when it loaded the game or last spent them (none:
+        // a guest, a bot account); unknown when it did not say, and then asked.
+        let none_left = game.vacation_known && game.vacation_left[color].unwrap_or(0) == 0;
+        if none_left || self.vacation_spent == Some(ply) {
             return None;
         }
         let overdue = now.at.saturating_duration_since(game.deadline()?) + game.overdue;
