@@ -1,6 +1,6 @@
-// Accounts from the page: a guest creates an account (keeping their seat), logs out and
-// in again; wrong passwords and taken names are told in words (docs/protocol.md,
-// Accounts).
+// Accounts from the page: a guest creates an account (keeping their seat), switches
+// "Confirm turn" on for live games, logs out and in again; wrong passwords and taken
+// names are told in words (docs/protocol.md, Accounts).
 
 import { expect, test } from "@playwright/test";
 import { expectNoPageErrors, myName, newPlayer, screenshot, sitDown, tableIdOf, waitOnline } from "./helpers";
@@ -41,11 +41,17 @@ test("a guest creates an account, keeps the seat, logs out and back in", async (
   await expect(page.locator("header").getByTestId("guest-mark")).toHaveCount(0);
   await expect(page.getByTestId("session")).toHaveCount(1);
   await expect(page.getByTestId("session")).toHaveAttribute("data-current", "true");
+  // "Playing": "Confirm turn" is on for correspondence games, off for live ones, until
+  // the player switches it.
+  await expect(page.getByTestId("confirm-correspondence")).toBeChecked();
+  await expect(page.getByTestId("confirm-live")).not.toBeChecked();
+  await page.getByTestId("confirm-live").check();
   await screenshot(page, "account", true);
-  // The seat is still this player's.
+  // The seat is still this player's, and the live table waits for "Confirm turn".
   await page.goto(`/#/table/${table}`);
   await expect(page.getByTestId("seat-white")).toBeVisible();
   await expect(page.getByTestId("join-white")).toHaveCount(0);
+  await expect(page.getByTestId("confirm-toggle")).toHaveAttribute("aria-pressed", "true");
 
   // Log out: a new guest.
   await page.goto("/#/account");

@@ -2,11 +2,12 @@
 // the players' own sockets) is opened at a frame in the middle; from there one player
 // starts a game against the engine, which answers from that very position; the table
 // says it began from a position, and its record names the position. Then the same frame
-// becomes a table for a friend, with its invitation link.
+// becomes a table for a friend, with its invitation link; and a later frame a table
+// where a whole turn (ring move, row, ring) is played with "Confirm turn".
 
 import { readFileSync } from "node:fs";
 import { expect, test } from "@playwright/test";
-import { expectNoPageErrors, expectNoSidewaysScroll, expectPieces, newPlayer, piecesOfBoard, playArchivedGame, resign, screenshot, type BoardJson } from "./helpers";
+import { expectMyTurn, expectNoPageErrors, expectNoSidewaysScroll, expectPieces, hit, newPlayer, piecesOfBoard, playArchivedGame, resign, rowPoints, screenshot, type BoardJson } from "./helpers";
 
 const fixture = JSON.parse(readFileSync(new URL("./fixtures/opponent-row.json", import.meta.url), "utf8")) as {
   actions: { token: string; color: "white" | "black" }[];
@@ -84,5 +85,42 @@ test("play on from a replay's frame against the engine, then with a friend", asy
   await phone.page.getByTestId("play-on").scrollIntoViewIfNeeded();
   await expectNoSidewaysScroll(phone.page, "the replay with its play-on panel");
   await screenshot(phone.page, "replay-play-on-390x844");
+  // ---- "Confirm turn" across a whole turn: a ring move, its row and a ring ----
+  // Before action 70 White's c1-c2 makes the row c1-g5 (the fixture's next actions are
+  // xc1-g5 and xc2). At a table from there, White switches "Confirm turn" on (off in
+  // live games): the turn is built on the board, step by step, and sent only when
+  // confirmed.
+  await page.goto(`/#/replay/${gameId}?ply=70`);
+  await page.getByTestId("play-on-open").click();
+  await page.getByTestId("play-on-color").selectOption("white");
+  await page.getByTestId("play-on-friend").click();
+  await expect(page).toHaveURL(/#\/table\//);
+  const link = await page.getByTestId("invite-link").inputValue();
+  await black.page.goto(link);
+  await black.page.getByTestId("join-black").click();
+  await page.getByTestId("start").click();
+  const toggle = page.getByTestId("confirm-toggle");
+  await expect(toggle).toHaveAttribute("aria-pressed", "false");
+  await toggle.click();
+  await expect(toggle).toHaveAttribute("aria-pressed", "true");
+  await expectMyTurn(page, "move");
+  await hit(page, "c1").click();
+  await hit(page, "c2").click();
+  const note = page.getByTestId("confirm-note");
+  await expect(note).toHaveText("Not sent yet: finish the turn, then confirm it.");
+  await expect(page.getByTestId("confirm-turn")).toBeDisabled();
+  await expectMyTurn(page, "remove_row");
+  await hit(page, rowPoints("xc1-g5")[2]).click();
+  await expectMyTurn(page, "remove_ring");
+  await hit(page, "c2").click();
+  await expect(note).toHaveText("Your turn is ready: confirm to send it.");
+  const theirMoves = black.page.locator('[data-testid="moves"] .act');
+  await expect(theirMoves).toHaveCount(0);
+  await screenshot(page, "confirm-turn-row-1366x768");
+  await page.getByTestId("confirm-turn").click();
+  await expect(theirMoves).toHaveCount(3);
+  await expect(page.getByTestId("confirm-bar")).toBeHidden();
+  await resign(page);
+
   expectNoPageErrors(white, black, phone);
 });

@@ -12,6 +12,7 @@ import type { AccountView, SessionView } from "../protocol";
 import { formatDate } from "./archive";
 import { tokensPanel } from "./tokens";
 import { notifySettingsPanel } from "./notify-settings";
+import { playSettingsPanel } from "./play-settings";
 import { forgotPassword, mailSettingsPanel } from "./mail-settings";
 import { api } from "../api";
 
@@ -175,7 +176,7 @@ export function mountAccount(root: HTMLElement, changed: () => void): () => void
       h("h1", {}, t("account.title")),
       h("p", { "data-testid": "account-name" }, t("account.signedIn", { name: me.name }), me.created_at ? ` · ${t("account.member", { date: formatDate(me.created_at) })}` : ""),
       logout,
-      h("div", { class: "account-forms" }, change.form, h("div", { class: "account-form" }, h("h2", {}, t("account.sessions")), sessions, endOthers), tokensPanel(() => alive), notifySettingsPanel(() => alive), mailSettingsPanel(() => alive)),
+      h("div", { class: "account-forms" }, change.form, h("div", { class: "account-form" }, h("h2", {}, t("account.sessions")), sessions, endOthers), tokensPanel(() => alive), notifySettingsPanel(() => alive), mailSettingsPanel(() => alive), playSettingsPanel()),
     );
     void loadSessions();
   }

@@ -149,7 +149,10 @@ export function mountTable(root: HTMLElement, conn: Connection, id: string): () 
     const game = view?.game;
     status.hideMiss();
     if (game && toggles.confirming && running() && mySeat() === game.to_move && moves.reviewPly === null) {
-      await addToDraft(game, token);
+      // A whole turn waits for "Confirm": nothing more is played in it (a typed action
+      // would be the opponent's).
+      const d = liveDraft();
+      if (!d || draftGoesOn(d)) await addToDraft(game, token);
       return;
     }
     const ok = await request(() => conn.request({ type: "act", table: id, action: token, ply: game ? game.moves.length : undefined }), true);

@@ -59,7 +59,7 @@ export function clockText(ms: number, clocks: Pick<ClockView, "days">): string {
 const HOUR_MS = 3_600_000;
 
 /**
- * What is left of a correspondence player's vacation this year, under their clock
+ * What is left of a correspondence player's vacation this year, under their name
  * (none for a player without vacation, and in other games).
  */
 function vacationEl(c: SeatColor, clocks: ClockView): HTMLElement | null {

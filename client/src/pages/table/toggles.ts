@@ -31,6 +31,15 @@ export function confirmWanted(pace: Pace, storage: Pick<Storage, "getItem"> | nu
   return pace === "correspondence";
 }
 
+/** Remembers in this browser whether turns in games of `pace` wait for "Confirm turn". */
+export function setConfirmWanted(pace: Pace, on: boolean): void {
+  try {
+    localStorage.setItem(CONFIRM_KEYS[pace], on ? "on" : "off");
+  } catch {
+    // Only for this page then.
+  }
+}
+
 /** Small drawn icons (emoji fonts are missing on many systems). */
 const ICONS = {
   sound: "M2 6h3l4-3v10L5 10H2zM11 5.5a3.5 3.5 0 0 1 0 5M12.5 3.5a6 6 0 0 1 0 9",
@@ -122,11 +131,7 @@ export class Toggles {
 
   private toggleConfirm(): void {
     this.confirmOn = !this.confirmOn;
-    try {
-      localStorage.setItem(CONFIRM_KEYS[this.pace], this.confirmOn ? "on" : "off");
-    } catch {
-      // Only for this page then.
-    }
+    setConfirmWanted(this.pace, this.confirmOn);
     this.draw();
     this.confirmChanged();
   }
