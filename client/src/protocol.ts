@@ -19,7 +19,7 @@ white: T,
  */
 black: T, };
 
-export type Code = "bad_message" | "too_large" | "rate_limited" | "no_table" | "not_open" | "too_many_tables" | "too_many_own_tables" | "unknown_command" | "command_usage" | "empty_chat" | "chat_too_long" | "chat_control" | "chat_bidi" | "chat_invisible" | "seat_taken" | "no_free_seat" | "already_seated" | "not_seated" | "game_running" | "leave_running" | "need_two_players" | "opponent_away" | "no_game" | "not_your_turn" | "stale" | "bad_action" | "illegal_action" | "out_of_time" | "bad_option" | "bad_level" | "bots_disabled" | "rated_guest" | "rated_engine" | "no_seek" | "own_seek" | "no_challenge" | "bad_position" | "bot_pairing" | "own_challenge" | "player_offline" | "too_many_challenges" | "too_many_seeks" | "nothing_to_take_back" | "takeback_limit" | "nothing_pending" | "already_pending" | "own_offer" | "cannot_claim" | "abort_too_late" | "result_pending" | "store_unavailable" | "table_moved" | "busy";
+export type Code = "bad_message" | "too_large" | "rate_limited" | "no_table" | "not_open" | "too_many_tables" | "too_many_own_tables" | "unknown_command" | "command_usage" | "empty_chat" | "chat_too_long" | "chat_control" | "chat_bidi" | "chat_invisible" | "seat_taken" | "no_free_seat" | "already_seated" | "not_seated" | "game_running" | "leave_running" | "need_two_players" | "opponent_away" | "tournament_table" | "no_game" | "not_your_turn" | "stale" | "bad_action" | "illegal_action" | "out_of_time" | "bad_option" | "bad_level" | "bots_disabled" | "rated_guest" | "rated_engine" | "no_seek" | "own_seek" | "no_challenge" | "bad_position" | "bot_pairing" | "own_challenge" | "player_offline" | "too_many_challenges" | "too_many_seeks" | "nothing_to_take_back" | "takeback_limit" | "nothing_pending" | "already_pending" | "own_offer" | "cannot_claim" | "abort_too_late" | "result_pending" | "store_unavailable" | "table_moved" | "busy";
 
 export type ClientMessage = { 
 /**
@@ -596,7 +596,13 @@ position?: string,
  * seconds a decision, and thinks up to 10 seconds a decision in an untimed game
  * instead of 1.5 (docs/engine.md, "Against people").
  */
-engine_full?: boolean, };
+engine_full?: boolean, 
+/**
+ * The tournament whose game this is (its id), set by the tournament as it opens
+ * the table (docs/tournaments.md): such a table plays that one game, and a
+ * player's options with it are refused.
+ */
+tournament?: string, };
 
 export type OptionChange = { "option": "log", 
 /**
@@ -1078,7 +1084,7 @@ created_at: number, };
 
 export type GoneReason = "accepted" | "declined" | "canceled";
 
-export type Scope = "bot:play" | "challenge:write" | "board:play";
+export type Scope = "bot:play" | "challenge:write" | "board:play" | "tournament:write";
 
 export type AccountView = { 
 /**

@@ -450,6 +450,7 @@ export const de: Record<Key, string> = {
   "tokens.scopeBot": "als Bot-Konto spielen",
   "tokens.scopeChallenge": "Herausforderungen senden und beantworten",
   "tokens.scopeBoard": "eigene Partien aus einem Programm spielen",
+  "tokens.scopeTournament": "Turniere anlegen und ihnen beitreten",
   "tokens.create": "Token erstellen",
   "tokens.revoke": "Widerrufen",
   "tokens.made": "erstellt {date}",

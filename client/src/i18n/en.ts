@@ -448,6 +448,7 @@ export const en = {
   "tokens.scopeBot": "play as a bot account",
   "tokens.scopeChallenge": "send and answer challenges",
   "tokens.scopeBoard": "play your own games from a program",
+  "tokens.scopeTournament": "create and join tournaments",
   "tokens.create": "Create token",
   "tokens.revoke": "Revoke",
   "tokens.made": "made {date}",

@@ -450,6 +450,7 @@ export const nl: Record<Key, string> = {
   "tokens.scopeBot": "spelen als bot-account",
   "tokens.scopeChallenge": "uitdagingen sturen en beantwoorden",
   "tokens.scopeBoard": "je eigen spellen vanuit een programma spelen",
+  "tokens.scopeTournament": "toernooien maken en eraan meedoen",
   "tokens.create": "Token maken",
   "tokens.revoke": "Intrekken",
   "tokens.made": "gemaakt {date}",

@@ -450,6 +450,7 @@ export const pl: Record<Key, string> = {
   "tokens.scopeBot": "grać jako konto bota",
   "tokens.scopeChallenge": "wysyłać wyzwania i na nie odpowiadać",
   "tokens.scopeBoard": "grać własne partie z programu",
+  "tokens.scopeTournament": "tworzyć turnieje i do nich dołączać",
   "tokens.create": "Utwórz token",
   "tokens.revoke": "Unieważnij",
   "tokens.made": "utworzony {date}",

@@ -10,7 +10,7 @@ import { SCOPES, tokenProblem } from "./tokens";
 
 describe("API tokens on the account page", () => {
   it("offers the server's scopes", () => {
-    expect(SCOPES.map((s) => s.scope)).toEqual(["bot:play", "challenge:write", "board:play"]);
+    expect(SCOPES.map((s) => s.scope)).toEqual(["bot:play", "challenge:write", "board:play", "tournament:write"]);
   });
 
   it("says what the server would refuse", () => {

@@ -15,6 +15,7 @@ export const SCOPES: readonly { scope: Scope; label: Key }[] = [
   { scope: "bot:play", label: "tokens.scopeBot" },
   { scope: "challenge:write", label: "tokens.scopeChallenge" },
   { scope: "board:play", label: "tokens.scopeBoard" },
+  { scope: "tournament:write", label: "tokens.scopeTournament" },
 ];
 
 /** Why a token asked for would be refused; null when the server will take it. */

@@ -37,6 +37,7 @@ pub mod store;
 pub mod table;
 #[cfg(feature = "testkit")]
 pub mod testkit;
+pub mod tournament;
 pub mod vocab;
 mod ws;
 
@@ -229,6 +230,8 @@ pub struct Ctx {
     pub notify: notify::Notifier,
     /// Mail, when the server sends it.
     pub mail: mail::Mailer,
+    /// What the tournament director hears from the tables.
+    pub tournaments: tournament::Tournaments,
 }
 
 impl Ctx {
@@ -333,6 +336,7 @@ impl Server {
             stores,
             cluster,
             metrics,
+            tournaments: tournament::Tournaments::default(),
         };
         // The decoy hash an unknown name's log-in is checked against, made now: made
         // at the first such log-in, that one would take two hashes' time and tell.
@@ -421,6 +425,8 @@ impl Server {
         let _digests = AbortOnDrop(digests);
         // So is the sweep that wakes asleep correspondence games when they are due.
         let _sweep = AbortOnDrop(table::sleep::start_sweep(self.ctx.clone()));
+        // And the tournament director.
+        let _director = AbortOnDrop(tournament::start(self.ctx.clone()));
         let app = http::router(self.ctx, self.config);
         // `stopping` closes when the shutdown signal comes; every connection task holds
         // a `done` receiver, so `all_done` sees when the last one ended.

@@ -80,6 +80,7 @@ async fn exercise(store: Arc<dyn Store>) {
         rated: false,
         position: None,
         engine_full: true,
+        tournament: Some("arena123".to_owned()),
     };
     let new = NewGame {
         table_id: "abc123".to_owned(),

@@ -24,3 +24,4 @@ mod ratings;
 mod store;
 mod table;
 mod tokens;
+mod tournament;

@@ -43,18 +43,27 @@ pub enum Scope {
     /// Play the account's own games from a program (the board API).
     #[serde(rename = "board:play")]
     BoardPlay,
+    /// Create, join and withdraw from tournaments.
+    #[serde(rename = "tournament:write")]
+    TournamentWrite,
 }
 
 impl Scope {
     /// Every scope, in the order tokens list them.
-    pub const ALL: [Scope; 3] = [Scope::BotPlay, Scope::ChallengeWrite, Scope::BoardPlay];
+    pub const ALL: [Scope; 4] = [
+        Scope::BotPlay,
+        Scope::ChallengeWrite,
+        Scope::BoardPlay,
+        Scope::TournamentWrite,
+    ];
 
-    /// `bot:play`, `challenge:write`, `board:play` (as the wire and the store write it).
+    /// `bot:play`, `challenge:write`, `board:play`, `tournament:write` (as the wire and the store write it).
     pub fn name(self) -> &'static str {
         match self {
             Scope::BotPlay => "bot:play",
             Scope::ChallengeWrite => "challenge:write",
             Scope::BoardPlay => "board:play",
+            Scope::TournamentWrite => "tournament:write",
         }
     }
 

@@ -84,6 +84,7 @@ pub fn imported(
         rated: false,
         position: record.position.map(|p| p.to_fen()),
         engine_full: false,
+        tournament: None,
     };
     crate::table::validate_options(&options).map_err(|e| format!("{e:?}"))?;
     let started_at = day_start(&record.date.replace('.', "-")).unwrap_or(now);

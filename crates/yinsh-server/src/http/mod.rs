@@ -44,6 +44,7 @@ pub fn router(ctx: Ctx, config: Config) -> Router {
         .merge(crate::game::http::routes())
         .merge(crate::notify::http::routes())
         .merge(crate::meet::http::routes())
+        .merge(crate::tournament::http::routes())
         .merge(crate::mail::http::routes())
         .merge(crate::rating::http::routes())
         .merge(crate::analysis::http::routes())

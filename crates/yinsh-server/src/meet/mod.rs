@@ -142,7 +142,7 @@ pub struct Meet {
     inner: Arc<Mutex<State>>,
 }
 
-fn fresh_id() -> String {
+pub(crate) fn fresh_id() -> String {
     const ALPHABET: &[u8] = b"abcdefghjkmnpqrstuvwxyz23456789";
     let mut bytes = [0u8; 10];
     getrandom::getrandom(&mut bytes).expect("the system's random source works");
@@ -590,7 +590,7 @@ impl Meet {
     }
 }
 
-fn random_color() -> Color {
+pub(crate) fn random_color() -> Color {
     let mut b = [0u8; 1];
     getrandom::getrandom(&mut b).expect("the system's random source works");
     if b[0] & 1 == 0 {
@@ -625,7 +625,7 @@ async fn fair_colors(ctx: &Ctx, a: Player, b: Player) -> (Player, Player) {
 
 /// A player's rating in the category of `options` (the start rating when they have
 /// none yet, or for casual games by guests).
-async fn rating_of(ctx: &Ctx, player: &Player, options: &TableOptions) -> (f64, bool) {
+pub(crate) async fn rating_of(ctx: &Ctx, player: &Player, options: &TableOptions) -> (f64, bool) {
     let start = crate::rating::Rating::default();
     let (Some(category), false) = (
         crate::rating::category(options),
@@ -663,6 +663,20 @@ async fn start(
         Ok(new) => new,
         Err(r) => return Err(told(ctx, &white, &black, r)),
     };
+    start_at(ctx, id, fence, options, white, black).await
+}
+
+/// A new table `id` (its `fence` in a cluster, from
+/// [`crate::cluster::node::new_table_id`]) with `options` where `white` and `black`
+/// play, started; both are told. The table's id.
+pub(crate) async fn start_at(
+    ctx: &Ctx,
+    id: crate::vocab::TableId,
+    fence: Option<crate::cluster::store::Fence>,
+    options: TableOptions,
+    white: Player,
+    black: Player,
+) -> Result<String, Refusal> {
     let first = crate::game::start_of(&options).map_or(Color::White, |p| p.turn());
     let (handle, summary) = table::spawn(ctx.clone(), id.clone(), options, fence);
     ctx.lobby.insert(handle.clone(), summary, None);

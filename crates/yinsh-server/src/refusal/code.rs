@@ -69,6 +69,8 @@ codes! {
     NeedTwoPlayers = "need_two_players",
     /// A start while a seated player is not at the table.
     OpponentAway = "opponent_away",
+    /// A new game or an option change at a tournament's table.
+    TournamentTable = "tournament_table",
     /// No game runs.
     NoGame = "no_game",
     /// The other player must act.

@@ -90,6 +90,9 @@ pub enum Refusal {
     NeedTwoPlayers,
     /// A start while a seated player is not at the table.
     OpponentAway,
+    /// A new game or an option change at a tournament's table: the tournament pairs
+    /// its games.
+    TournamentTable,
     /// No game runs.
     NoGame,
     /// The other player must act.
@@ -206,6 +209,7 @@ impl Refusal {
             Refusal::LeaveRunning => Code::LeaveRunning,
             Refusal::NeedTwoPlayers => Code::NeedTwoPlayers,
             Refusal::OpponentAway => Code::OpponentAway,
+            Refusal::TournamentTable => Code::TournamentTable,
             Refusal::NoGame => Code::NoGame,
             Refusal::NotYourTurn => Code::NotYourTurn,
             Refusal::Stale => Code::Stale,
@@ -280,6 +284,7 @@ impl Refusal {
             | Refusal::LeaveRunning
             | Refusal::NeedTwoPlayers
             | Refusal::OpponentAway
+            | Refusal::TournamentTable
             | Refusal::NoGame
             | Refusal::NotYourTurn
             | Refusal::Stale

@@ -46,6 +46,7 @@ fn en_refusal(r: &Refusal) -> &'static str {
         Refusal::LeaveRunning => "Your game runs: resign before you leave.",
         Refusal::NeedTwoPlayers => "Both seats must be taken to start.",
         Refusal::OpponentAway => "Both players must be at the table to start.",
+        Refusal::TournamentTable => "This table belongs to a tournament, which pairs its games.",
         Refusal::NoGame => "No game is running.",
         Refusal::NotYourTurn => "It is not your turn.",
         Refusal::Stale => "The game has moved on; look again.",
@@ -125,6 +126,9 @@ fn nl_refusal(r: &Refusal) -> &'static str {
         Refusal::LeaveRunning => "Je spel loopt nog: geef op voordat je weggaat.",
         Refusal::NeedTwoPlayers => "Beide plaatsen moeten bezet zijn om te beginnen.",
         Refusal::OpponentAway => "Beide spelers moeten aan tafel zijn om te beginnen.",
+        Refusal::TournamentTable => {
+            "Deze tafel hoort bij een toernooi, dat zijn partijen zelf indeelt."
+        }
         Refusal::NoGame => "Er loopt geen spel.",
         Refusal::NotYourTurn => "Je bent niet aan de beurt.",
         Refusal::Stale => "Het spel is intussen verdergegaan; kijk nog eens.",
@@ -212,6 +216,7 @@ fn pl_refusal(r: &Refusal) -> &'static str {
         Refusal::LeaveRunning => "Twoja gra trwa: poddaj się, zanim wyjdziesz.",
         Refusal::NeedTwoPlayers => "Aby zacząć, oba miejsca muszą być zajęte.",
         Refusal::OpponentAway => "Aby zacząć, obaj gracze muszą być przy stole.",
+        Refusal::TournamentTable => "Ten stół należy do turnieju, który sam kojarzy swoje partie.",
         Refusal::NoGame => "Nie trwa żadna gra.",
         Refusal::NotYourTurn => "Teraz nie twoja kolej.",
         Refusal::Stale => "Gra poszła już dalej; spójrz jeszcze raz.",
@@ -301,6 +306,9 @@ fn de_refusal(r: &Refusal) -> &'static str {
         Refusal::LeaveRunning => "Dein Spiel läuft: Gib auf, bevor du gehst.",
         Refusal::NeedTwoPlayers => "Zum Starten müssen beide Plätze besetzt sein.",
         Refusal::OpponentAway => "Beide Spieler müssen zum Beginnen am Tisch sein.",
+        Refusal::TournamentTable => {
+            "Dieser Tisch gehört zu einem Turnier, das seine Partien selbst paart."
+        }
         Refusal::NoGame => "Es läuft kein Spiel.",
         Refusal::NotYourTurn => "Du bist nicht am Zug.",
         Refusal::Stale => "Das Spiel ist weitergegangen; schau noch einmal hin.",

@@ -29,6 +29,7 @@ use crate::mail::store::MailStore;
 use crate::meet::store::SeekStore;
 use crate::notify::store::NotificationStore;
 use crate::rating::store::RatingStore;
+use crate::tournament::store::TournamentStore;
 
 /// A store of everything the server keeps (the SQL store is one): every domain's trait.
 pub trait Store:
@@ -45,6 +46,7 @@ pub trait Store:
     + SeekStore
     + MailStore
     + VacationStore
+    + TournamentStore
 {
 }
 
@@ -62,6 +64,7 @@ impl<T> Store for T where
         + SeekStore
         + MailStore
         + VacationStore
+        + TournamentStore
 {
 }
 
@@ -96,6 +99,8 @@ pub struct Stores {
     pub mail: Arc<dyn MailStore>,
     /// Vacation hours.
     pub vacation: Arc<dyn VacationStore>,
+    /// Tournaments.
+    pub tournaments: Arc<dyn TournamentStore>,
 }
 
 impl From<Arc<dyn Store>> for Stores {
@@ -113,6 +118,7 @@ impl From<Arc<dyn Store>> for Stores {
             notifications: store.clone(),
             seeks: store.clone(),
             vacation: store.clone(),
+            tournaments: store.clone(),
             mail: store,
         }
     }

@@ -645,10 +645,12 @@ impl Actor {
         let mut cut = false;
         let mut game_changed = false;
         let mut ended = None;
+        let mut aborted = false;
         for event in events {
             if let TableEvent::GameOver { result } = &event {
                 ended = Some(result.clone());
             }
+            aborted |= matches!(event, TableEvent::Aborted { .. });
             let now = Instant::now();
             if let TableEvent::Acted {
                 color, action, ply, ..
@@ -670,6 +672,14 @@ impl Actor {
                 .filter(|g| g.is_running())
                 .and_then(|g| g.clock_view(now));
             cut |= self.watchers.broadcast(event, game, clocks);
+        }
+        if let Some(tournament) = &self.core.options().tournament
+            && (ended.is_some() || aborted)
+        {
+            // Its result is stored: the tournament scores it.
+            let game = ended.as_ref().and(self.core.game()).map(|g| g.id);
+            let table = self.core.id().to_string();
+            self.ctx.tournaments.game_ended(tournament, &table, game);
         }
         if game_changed {
             self.send_legal(None);

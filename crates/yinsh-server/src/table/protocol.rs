@@ -73,6 +73,12 @@ pub struct TableOptions {
     #[ts(as = "Option<bool>", optional)]
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub engine_full: bool,
+    /// The tournament whose game this is (its id), set by the tournament as it opens
+    /// the table (docs/tournaments.md): such a table plays that one game, and a
+    /// player's options with it are refused.
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tournament: Option<String>,
 }
 
 impl Default for TableOptions {
@@ -87,6 +93,7 @@ impl Default for TableOptions {
             rated: false,
             position: None,
             engine_full: false,
+            tournament: None,
         }
     }
 }

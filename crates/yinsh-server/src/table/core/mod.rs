@@ -673,10 +673,14 @@ pub fn settle_options(mut options: TableOptions) -> Result<TableOptions, Refusal
 /// Checks that options are in range: time 1–180 minutes with an increment of 0–60
 /// seconds, targets 1–5, a turn limit of 1–1000 ring moves; that a rated game has
 /// a clock, the variant's own targets, no turn limit, and goes to the archive (its
-/// players' rating histories link to it); and that a start position is legal, not
-/// over, unrated, and has the options' rules.
+/// players' rating histories link to it); that a start position is legal, not
+/// over, unrated, and has the options' rules; and that no tournament is named (a
+/// tournament's tables are its own).
 pub fn validate_options(options: &TableOptions) -> Result<(), Refusal> {
     let bad = |reason| Err(Refusal::BadOption { reason });
+    if options.tournament.is_some() {
+        return bad("only a tournament opens a table for its games");
+    }
     if let Some(fen) = &options.position {
         let Ok(start) = Position::from_fen(fen) else {
             return bad("the start position is not a legal position string");

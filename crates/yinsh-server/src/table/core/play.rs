@@ -226,6 +226,9 @@ impl Core {
         if self.running() {
             return Err(Refusal::GameRunning);
         }
+        if self.options.tournament.is_some() {
+            return Err(Refusal::TournamentTable);
+        }
         Ok(color)
     }
 

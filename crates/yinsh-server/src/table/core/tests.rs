@@ -1491,3 +1491,29 @@ fn a_game_whose_balances_the_store_did_not_say_asks_it_when_a_clock_falls() {
     assert_eq!(h.result(), Some(GameResult::time(Color::White)));
     assert_eq!(h.count(is_vacation), 0);
 }
+
+#[test]
+fn a_tournament_table_plays_the_game_its_tournament_paired_and_no_other() {
+    let options = TableOptions {
+        time: Some(TimeSetting {
+            minutes: 3,
+            increment: 2,
+        }),
+        tournament: Some("arena123".to_owned()),
+        ..TableOptions::default()
+    };
+    // Nobody names a tournament in the options they ask for.
+    assert!(matches!(
+        crate::table::validate_options(&options),
+        Err(Refusal::BadOption { reason }) if reason.contains("tournament")
+    ));
+    let mut h = Harness::new(options.clone());
+    let w = h.white.clone();
+    assert_eq!(h.cmd(&w, Command::Start), Err(Refusal::TournamentTable));
+    assert_eq!(
+        set(&mut h, &w, OptionChange::Log { on: false }),
+        Err(Refusal::TournamentTable)
+    );
+    assert_eq!(h.core.options(), &options, "nothing changed");
+    assert!(h.core.game().is_none());
+}
