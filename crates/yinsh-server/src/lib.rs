@@ -137,6 +137,9 @@ pub struct Config {
     /// acts in it, or when its deadline or a deadline warning is due
     /// ([`table::sleep`]).
     pub sleep_after: Duration,
+    /// The arenas the server makes by itself, so that one is always coming
+    /// ([`tournament::schedule`]); none when empty.
+    pub arenas: Vec<tournament::schedule::Scheduled>,
 }
 
 impl Default for Config {
@@ -166,6 +169,7 @@ impl Default for Config {
             bus: None,
             mail: None,
             sleep_after: table::sleep::SLEEP_AFTER,
+            arenas: tournament::schedule::default_schedule(),
         }
     }
 }
@@ -186,6 +190,7 @@ impl std::fmt::Debug for Config {
             .field("send_timeout", &self.send_timeout)
             .field("ping_every", &self.ping_every)
             .field("sleep_after", &self.sleep_after)
+            .field("arenas", &self.arenas.len())
             .field("idle_timeout", &self.idle_timeout)
             .field("header_timeout", &self.header_timeout)
             .field("analysis_workers", &self.analysis_workers)
@@ -426,7 +431,10 @@ impl Server {
         // So is the sweep that wakes asleep correspondence games when they are due.
         let _sweep = AbortOnDrop(table::sleep::start_sweep(self.ctx.clone()));
         // And the tournament director.
-        let _director = AbortOnDrop(tournament::start(self.ctx.clone()));
+        let _director = AbortOnDrop(tournament::start(
+            self.ctx.clone(),
+            self.config.arenas.clone(),
+        ));
         let app = http::router(self.ctx, self.config);
         // `stopping` closes when the shutdown signal comes; every connection task holds
         // a `done` receiver, so `all_done` sees when the last one ended.

@@ -387,3 +387,56 @@ async fn games_whose_end_was_not_heard_are_found_in_the_store() {
     assert_eq!(ending("t000001"), Some(Ending::White));
     assert_eq!(ending("t000002"), Some(Ending::Aborted));
 }
+
+/// The server makes the next hourly and daily arenas by itself, once each, across a
+/// restart.
+#[tokio::test]
+async fn an_hourly_and_a_daily_arena_are_always_coming() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}?mode=rwc", dir.path().join("s.db").display());
+    let coming = |list: &Value| -> Vec<(String, String)> {
+        list["created"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| {
+                (
+                    t["fullName"].as_str().unwrap().to_owned(),
+                    t["id"].as_str().unwrap().to_owned(),
+                )
+            })
+            .collect()
+    };
+    let mut first = Vec::new();
+    for _ in 0..2 {
+        let mut server = TestServer::on(&url, crate::common::fast_config()).await;
+        let mut arenas = Vec::new();
+        for _ in 0..100 {
+            arenas = coming(&get(&server, "/api/tournament").await.1);
+            if arenas.len() >= 2 {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+        let mut names: Vec<&str> = arenas.iter().map(|(n, _)| n.as_str()).collect();
+        names.sort();
+        assert_eq!(names, ["Daily Arena", "Hourly Arena"], "{arenas:?}");
+        let (_, hourly) = get(&server, "/api/tournament").await;
+        let hourly = hourly["created"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["fullName"] == "Hourly Arena")
+            .unwrap()
+            .clone();
+        assert_eq!(hourly["createdBy"], "yinsh");
+        assert_eq!(hourly["clock"]["limit"], 180);
+        assert!(hourly["secondsToStart"].as_i64().unwrap() <= 3600);
+        if first.is_empty() {
+            first = arenas;
+        } else {
+            assert_eq!(arenas, first, "made once, across the restart");
+        }
+        server.stop().await;
+    }
+}

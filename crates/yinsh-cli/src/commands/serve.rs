@@ -26,6 +26,10 @@ pub struct ServeArgs {
     /// Refuse `/bot` (no engine seats).
     #[arg(long, conflicts_with = "engine")]
     no_bots: bool,
+    /// Make no arenas by schedule (by default an hourly and a daily arena are always
+    /// coming; docs/tournaments.md).
+    #[arg(long)]
+    no_arena_schedule: bool,
     /// Seat this engine program (any program speaking the engine protocol of
     /// docs/protocol.md, run through `sh -c`, one process per engine seat) instead of
     /// the built-in engine, e.g. `--engine "yinsh engine --baseline"`.
@@ -189,6 +193,11 @@ async fn serve(args: &ServeArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         secure_cookies: args.secure_cookies,
         trusted_proxies: args.trusted_proxy.clone(),
         live_time: std::time::Duration::from_secs(args.live_time),
+        arenas: if args.no_arena_schedule {
+            Vec::new()
+        } else {
+            yinsh_server::tournament::schedule::default_schedule()
+        },
         mail: match (&args.smtp_url, &args.mail_from) {
             (Some(url), Some(from)) => {
                 let public = args

@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use super::arena::ArenaRules;
 use super::pairing::{Waiting, pair};
+use super::schedule::Scheduled;
 use super::standings::{Line, standings};
 use super::store::{Ending, GameEnd, Status, StoredArena, StoredEntrant, StoredPairing};
 use crate::Ctx;
@@ -52,12 +53,28 @@ impl Live {
     }
 }
 
-/// Starts the director (stopped with the handle).
-pub(crate) fn start(ctx: Ctx) -> tokio::task::AbortHandle {
-    tokio::spawn(run(ctx)).abort_handle()
+/// Starts the director, which also makes the arenas of `schedule` (stopped with the
+/// handle).
+pub(crate) fn start(ctx: Ctx, schedule: Vec<Scheduled>) -> tokio::task::AbortHandle {
+    tokio::spawn(run(ctx, schedule)).abort_handle()
 }
 
-async fn run(ctx: Ctx) {
+/// Makes the next arena of each of `schedule` that is not made yet.
+async fn make_scheduled(ctx: &Ctx, schedule: &[Scheduled], now: i64) -> StoreResult<()> {
+    for scheduled in schedule {
+        let arena = super::schedule::next_arena(scheduled, now);
+        if ctx.stores.tournaments.create_arena(&arena, 0).await? {
+            tracing::info!(
+                tournament = arena.id,
+                name = arena.name,
+                "a scheduled arena was made"
+            );
+        }
+    }
+    Ok(())
+}
+
+async fn run(ctx: Ctx, schedule: Vec<Scheduled>) {
     let mut arenas: HashMap<String, Live> = HashMap::new();
     let mut loaded: Option<tokio::time::Instant> = None;
     let mut ticker = tokio::time::interval(TICK);
@@ -74,6 +91,9 @@ async fn run(ctx: Ctx) {
         }
         let changed = ctx.tournaments.take_changed();
         if changed || loaded.is_none_or(|at| at.elapsed() >= RELOAD) {
+            if let Err(e) = make_scheduled(&ctx, &schedule, crate::now_ms()).await {
+                tracing::warn!("the scheduled arenas could not be made: {e}");
+            }
             match load(&ctx).await {
                 Ok(mut fresh) => {
                     for (id, live) in fresh.iter_mut() {

@@ -94,9 +94,11 @@ impl TournamentStore for SqlStore {
                     return Ok(false);
                 }
             }
-            sqlx::query(&format!(
+            // A scheduled arena made twice (a restart, two nodes) is made once.
+            let done = sqlx::query(&format!(
                 "INSERT INTO tournaments (system, {ARENA}) \
-                 VALUES ('arena', $1, $2, $3, $4, $5, $6, $7, $8, $9)"
+                 VALUES ('arena', $1, $2, $3, $4, $5, $6, $7, $8, $9) \
+                 ON CONFLICT (id) DO NOTHING"
             ))
             .bind(&arena.id)
             .bind(&arena.name)
@@ -110,7 +112,7 @@ impl TournamentStore for SqlStore {
             .execute(&mut *tx)
             .await?;
             tx.commit().await?;
-            Ok(true)
+            Ok(done.rows_affected() > 0)
         })
     }
 

@@ -184,7 +184,7 @@ pub enum Joined {
 /// Tournaments. Every method is one transaction.
 pub trait TournamentStore: Send + Sync + 'static {
     /// Keeps the new `arena`, unless its creator has `limit` events not finished
-    /// already: whether it was kept.
+    /// already or one has its id (a scheduled arena made before): whether it was kept.
     fn create_arena<'a>(&'a self, arena: &'a StoredArena, limit: u32) -> StoreFuture<'a, bool>;
 
     /// Arena `id`.
