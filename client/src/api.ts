@@ -26,3 +26,19 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
     return { ok: false, status: 0, body: null, error: String(e) };
   }
 }
+
+/** One request with a form body (the lichess-shaped routes read forms) and a JSON
+ * answer; never throws. */
+export async function apiForm<T>(path: string, form: URLSearchParams): Promise<Answer<T>> {
+  try {
+    const response = await fetch(path, {
+      method: "POST",
+      headers: { "Accept-Language": lang(), "Content-Type": "application/x-www-form-urlencoded" },
+      body: form.toString(),
+    });
+    const json = (await response.json().catch(() => null)) as (T & { error?: string }) | null;
+    return { ok: response.ok, status: response.status, body: json, error: json?.error };
+  } catch (e) {
+    return { ok: false, status: 0, body: null, error: String(e) };
+  }
+}

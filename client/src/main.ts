@@ -22,6 +22,8 @@ import type { PlayerView } from "./protocol";
 // ---- quick pairing and challenges ----
 import { mountChallengeLink } from "./pages/challenge-link";
 import { mountChallengeNotices } from "./pages/challenges";
+import { mountTournament } from "./pages/tournament";
+import { mountTournaments } from "./pages/tournaments";
 // ---- analysis board ----
 import { mountAnalysisBoard } from "./pages/analysis-board";
 // ---- notifications and my games ----
@@ -66,7 +68,8 @@ function renderHeader(): void {
     h("a", { href: "#/" }, t("nav.lobby")),
     h("a", { href: "#/archive" }, t("nav.archive")),
     h("a", { href: "#/leaderboard", "data-testid": "nav-players" }, t("nav.players")),
-    h("a", { href: "#/rules", "data-testid": "nav-rules" }, t("nav.rules")),
+    h("a", { href: "#/tournaments", "data-testid": "nav-tournaments", title: t("nav.tournaments") }, h("span", { class: "nav-long" }, t("nav.tournaments")), h("span", { class: "nav-short" }, t("nav.tournamentsShort"))),
+    h("a", { href: "#/rules", class: "nav-wide", "data-testid": "nav-rules" }, t("nav.rules")),
     // A phone shows the short name: the site and its pages keep to one line.
     h("a", { href: "#/analysis", "data-testid": "nav-board", title: t("nav.board") }, h("span", { class: "nav-long" }, t("nav.board")), h("span", { class: "nav-short" }, t("nav.boardShort"))),
     h("a", { href: "#/games", "data-testid": "nav-games", title: t("nav.games") }, h("span", { class: "nav-long" }, t("nav.games")), h("span", { class: "nav-short" }, t("nav.gamesShort"))),
@@ -125,6 +128,10 @@ function route(): void {
     unmount = mountChallengeLink(main, conn, decodeURIComponent(parts[1]));
   } else if (parts[0] === "analysis") {
     unmount = mountAnalysisBoard(main, conn);
+  } else if (parts[0] === "tournaments") {
+    unmount = mountTournaments(main, conn);
+  } else if (parts[0] === "tournament" && parts[1]) {
+    unmount = mountTournament(main, conn, decodeURIComponent(parts[1]));
   } else if (parts[0] === "games") {
     unmount = mountMyGames(main, conn);
   } else if (parts[0] === "replay" && parts[1]) {

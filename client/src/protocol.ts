@@ -2050,3 +2050,287 @@ export type Forgot = {
  * The account's verified address.
  */
 address: string, };
+
+export type ArenaClock = { 
+/**
+ * Seconds on each clock.
+ */
+limit: number, 
+/**
+ * Seconds added after each turn.
+ */
+increment: number, };
+
+export type ArenaVariant = { 
+/**
+ * `standard` or `blitz`.
+ */
+key: string, 
+/**
+ * `Standard` or `Blitz`.
+ */
+name: string, };
+
+export type ArenaPerf = { 
+/**
+ * `standard-quick`, …
+ */
+key: string, 
+/**
+ * Its time class: `quick`, …
+ */
+name: string, };
+
+export type ArenaView = { 
+/**
+ * Its id.
+ */
+id: string, 
+/**
+ * Always `arena`.
+ */
+system: string, 
+/**
+ * Its name.
+ */
+fullName: string, 
+/**
+ * Who made it (`yinsh`: the server's schedule).
+ */
+createdBy: string, 
+/**
+ * How long it runs.
+ */
+minutes: number, 
+/**
+ * Its games' clock.
+ */
+clock: ArenaClock, 
+/**
+ * Its games' variant.
+ */
+variant: ArenaVariant, 
+/**
+ * The rating category, for a rated arena's games.
+ */
+perf?: ArenaPerf, 
+/**
+ * Whether its games count for the ratings.
+ */
+rated: boolean, 
+/**
+ * Whether bot accounts may join.
+ */
+bots: boolean, 
+/**
+ * Players who joined.
+ */
+nbPlayers: number, 
+/**
+ * When it begins (ms since 1970).
+ */
+startsAt: number, 
+/**
+ * When it ends.
+ */
+finishesAt: number, 
+/**
+ * 10 not begun, 20 under way, 30 over (lichess's numbers).
+ */
+status: number, 
+/**
+ * Under way.
+ */
+isStarted: boolean, 
+/**
+ * Over.
+ */
+isFinished: boolean, 
+/**
+ * Until it begins, before it does.
+ */
+secondsToStart?: number, 
+/**
+ * Until it ends, while it runs.
+ */
+secondsToFinish?: number, };
+
+export type SheetView = { 
+/**
+ * The points of each game, one digit or number a game, newest first.
+ */
+scores: string, 
+/**
+ * Their next game scores double.
+ */
+fire: boolean, };
+
+export type GameCounts = { 
+/**
+ * Played.
+ */
+game: number, 
+/**
+ * Won.
+ */
+win: number, };
+
+export type StandingLine = { 
+/**
+ * Place, from 1.
+ */
+rank: number, 
+/**
+ * The player.
+ */
+name: string, 
+/**
+ * `BOT` for a bot account.
+ */
+title?: string, 
+/**
+ * Their rating as they joined.
+ */
+rating: number, 
+/**
+ * Their points.
+ */
+score: number, 
+/**
+ * Their sheet.
+ */
+sheet: SheetView, 
+/**
+ * Games played and won.
+ */
+nb: GameCounts, 
+/**
+ * Their performance rating, once they played.
+ */
+performance?: number, 
+/**
+ * Withdrawn after the start.
+ */
+withdraw?: boolean, 
+/**
+ * The table of the game they play now.
+ */
+playing?: string, };
+
+export type Standing = { 
+/**
+ * This page, from 1.
+ */
+page: number, 
+/**
+ * Pages in all.
+ */
+pages: number, 
+/**
+ * Its lines.
+ */
+players: Array<StandingLine>, };
+
+export type ArenaFull = { 
+/**
+ * A page of the standings.
+ */
+standing: Standing, 
+/**
+ * The first three, once it is over.
+ */
+podium?: Array<StandingLine>, 
+/**
+ * Seconds a player waits after a game before the next pairing.
+ */
+pairDelaySeconds: number, 
+/**
+ * The asker's own line, when they joined (a page's session).
+ */
+me?: StandingLine, 
+/**
+ * Its id.
+ */
+id: string, 
+/**
+ * Always `arena`.
+ */
+system: string, 
+/**
+ * Its name.
+ */
+fullName: string, 
+/**
+ * Who made it (`yinsh`: the server's schedule).
+ */
+createdBy: string, 
+/**
+ * How long it runs.
+ */
+minutes: number, 
+/**
+ * Its games' clock.
+ */
+clock: ArenaClock, 
+/**
+ * Its games' variant.
+ */
+variant: ArenaVariant, 
+/**
+ * The rating category, for a rated arena's games.
+ */
+perf?: ArenaPerf, 
+/**
+ * Whether its games count for the ratings.
+ */
+rated: boolean, 
+/**
+ * Whether bot accounts may join.
+ */
+bots: boolean, 
+/**
+ * Players who joined.
+ */
+nbPlayers: number, 
+/**
+ * When it begins (ms since 1970).
+ */
+startsAt: number, 
+/**
+ * When it ends.
+ */
+finishesAt: number, 
+/**
+ * 10 not begun, 20 under way, 30 over (lichess's numbers).
+ */
+status: number, 
+/**
+ * Under way.
+ */
+isStarted: boolean, 
+/**
+ * Over.
+ */
+isFinished: boolean, 
+/**
+ * Until it begins, before it does.
+ */
+secondsToStart?: number, 
+/**
+ * Until it ends, while it runs.
+ */
+secondsToFinish?: number, };
+
+export type ArenaList = { 
+/**
+ * Not begun, soonest first.
+ */
+created: Array<ArenaView>, 
+/**
+ * Under way.
+ */
+started: Array<ArenaView>, 
+/**
+ * The last finished.
+ */
+finished: Array<ArenaView>, };

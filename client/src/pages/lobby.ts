@@ -17,6 +17,7 @@ import { nameOrLink, playerLink, ratedMark } from "./ratings";
 import { fillLevels } from "./engine-levels";
 import { quickPairing } from "./quick";
 import { corresSeeks } from "./corres-seeks";
+import { arenaBox } from "./tournaments";
 import { newTable, tableHash } from "./new-table";
 
 
@@ -218,6 +219,8 @@ export function mountLobby(root: HTMLElement, conn: Connection): () => void {
   const quick = quickPairing(conn);
   // The correspondence seeks, kept by the server for days (pages/corres-seeks.ts).
   const corres = corresSeeks(conn);
+  // The arenas under way and coming (pages/tournaments.ts).
+  const arenas = arenaBox();
 
   const stop = conn.watchLobby((msg) => {
     if (msg.type === "lobby") {
@@ -258,6 +261,7 @@ export function mountLobby(root: HTMLElement, conn: Connection): () => void {
         h(
           "div",
           { class: "lobby-side" },
+          arenas.el,
           h(
             "section",
             { class: "lobby-box" },
@@ -291,6 +295,7 @@ export function mountLobby(root: HTMLElement, conn: Connection): () => void {
     stopPlayer();
     quick.destroy();
     corres.destroy();
+    arenas.destroy();
     life.abort();
     window.clearInterval(poll);
   };

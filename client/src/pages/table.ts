@@ -20,6 +20,7 @@ import type { BoardPosition, Command, GameView, ServerMessage, SeatColor, TableV
 import { postPosition } from "./analysis-board/server";
 import { fitToScreen, keyTakenBy } from "./gamepage";
 import { describeOptions } from "./options";
+import { arenaHash } from "./tournaments";
 import { ratedMark } from "./ratings";
 import { play } from "./sound";
 import { Chat } from "./table/chat";
@@ -290,7 +291,15 @@ export function mountTable(root: HTMLElement, conn: Connection, id: string): () 
   function renderAll(): void {
     if (!view) return;
     toggles.setPace(view.options.correspondence ? "correspondence" : "live");
-    replace(optionsLine, ratedMark(view.options), " ", describeOptions(view.options, view.seats));
+    const arena = view.options.tournament;
+    replace(
+      optionsLine,
+      ratedMark(view.options),
+      " ",
+      describeOptions(view.options, view.seats),
+      // A tournament's game links back to its arena.
+      arena ? [" · ", h("a", { href: arenaHash(arena), "data-testid": "table-arena" }, t("table.backToArena"))] : null,
+    );
     chat.renderSpectators(view);
     renderGame();
     renderSeats();

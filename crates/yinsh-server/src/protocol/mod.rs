@@ -23,6 +23,7 @@ pub use crate::notify::protocol::*;
 pub use crate::rating::protocol::*;
 pub use crate::refusal::Code;
 pub use crate::table::protocol::*;
+pub use crate::tournament::protocol::*;
 pub use vocab::{Pair, PlayerView, SeatColor, Title, VariantName};
 
 /// What a client sends: a request, with an optional id echoed in the answer.
@@ -449,7 +450,8 @@ pub fn typescript() -> String {
         .chain(crate::archive::protocol::typescript(&cfg))
         .chain(crate::game::protocol::typescript(&cfg))
         .chain(crate::notify::protocol::typescript(&cfg))
-        .chain(crate::mail::protocol::typescript(&cfg));
+        .chain(crate::mail::protocol::typescript(&cfg))
+        .chain(crate::tournament::protocol::typescript(&cfg));
     for decl in decls {
         out.push_str("\nexport ");
         out.push_str(&decl);

@@ -19,6 +19,10 @@ use serde_json::{Value, json};
 
 use super::arena::ArenaRules;
 use super::director::PAIR_DELAY_MS;
+use super::protocol::{
+    ArenaClock, ArenaFull, ArenaList, ArenaPerf, ArenaVariant, ArenaView, GameCounts, SheetView,
+    Standing, StandingLine,
+};
 use super::standings::{Line, standings};
 use super::store::{ArenaSettings, Joined, Status, StoredArena, StoredEntrant};
 use crate::account::http::{bearer, session_of};
@@ -210,7 +214,7 @@ async fn create(
     State(app): State<App>,
     headers: HeaderMap,
     form: Result<Form<NewArena>, FormRejection>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<ArenaView>, ApiError> {
     let player = changer(&app, &headers, &["tournament:write"]).await?;
     let form = form_or_default(form)?;
     let arena = arena_of(&form, &player, crate::now_ms())?;
@@ -241,58 +245,73 @@ fn status_code(status: Status) -> u32 {
 }
 
 /// An arena as the API shows it.
-fn view(arena: &StoredArena, players: usize, now: i64) -> Value {
+fn view(arena: &StoredArena, players: usize, now: i64) -> ArenaView {
     let s = &arena.settings;
     let options = TableOptions {
         variant: s.variant,
         time: Some(s.clock),
         ..TableOptions::default()
     };
-    let category = crate::rating::category(&options);
     let (key, title) = match s.variant {
         VariantName::Standard => ("standard", "Standard"),
         VariantName::Blitz => ("blitz", "Blitz"),
     };
-    let mut v = json!({
-        "id": arena.id,
-        "system": "arena",
-        "fullName": arena.name,
-        "createdBy": arena.created_by.as_ref().map_or("yinsh", |(_, name)| name.as_str()),
-        "minutes": s.minutes,
-        "clock": { "limit": s.clock.minutes * 60, "increment": s.clock.increment },
-        "variant": { "key": key, "name": title },
-        "perf": category.map(|c| json!({ "key": c.name(), "name": c.class().name() })),
-        "rated": s.rated,
-        "bots": s.bots,
-        "nbPlayers": players,
-        "startsAt": arena.starts_at,
-        "finishesAt": arena.ends_at,
-        "status": status_code(arena.status),
-        "isStarted": arena.status == Status::Started,
-        "isFinished": arena.status == Status::Finished,
-    });
-    match arena.status {
-        Status::Created => v["secondsToStart"] = json!((arena.starts_at - now).max(0) / 1000),
-        Status::Started => v["secondsToFinish"] = json!((arena.ends_at - now).max(0) / 1000),
-        Status::Finished => {}
+    ArenaView {
+        id: arena.id.clone(),
+        system: "arena".to_owned(),
+        full_name: arena.name.clone(),
+        created_by: arena
+            .created_by
+            .as_ref()
+            .map_or("yinsh", |(_, name)| name.as_str())
+            .to_owned(),
+        minutes: s.minutes,
+        clock: ArenaClock {
+            limit: s.clock.minutes * 60,
+            increment: s.clock.increment,
+        },
+        variant: ArenaVariant {
+            key: key.to_owned(),
+            name: title.to_owned(),
+        },
+        perf: crate::rating::category(&options).map(|c| ArenaPerf {
+            key: c.name().to_owned(),
+            name: c.class().name().to_owned(),
+        }),
+        rated: s.rated,
+        bots: s.bots,
+        nb_players: players,
+        starts_at: arena.starts_at,
+        finishes_at: arena.ends_at,
+        status: status_code(arena.status),
+        is_started: arena.status == Status::Started,
+        is_finished: arena.status == Status::Finished,
+        seconds_to_start: (arena.status == Status::Created)
+            .then(|| (arena.starts_at - now).max(0) / 1000),
+        seconds_to_finish: (arena.status == Status::Started)
+            .then(|| (arena.ends_at - now).max(0) / 1000),
     }
-    v
 }
 
 /// `GET /api/tournament`: the arenas not over and the last finished, by status.
-async fn list(State(app): State<App>) -> Result<Json<Value>, ApiError> {
+async fn list(State(app): State<App>) -> Result<Json<ArenaList>, ApiError> {
     let arenas = app.ctx.stores.tournaments.arenas(FINISHED_LISTED).await?;
     let now = crate::now_ms();
-    let mut by_status = json!({ "created": [], "started": [], "finished": [] });
+    let mut list = ArenaList {
+        created: Vec::new(),
+        started: Vec::new(),
+        finished: Vec::new(),
+    };
     for arena in &arenas {
         let players = app.ctx.stores.tournaments.entrants(&arena.id).await?.len();
-        let key = arena.status.as_str();
-        by_status[key]
-            .as_array_mut()
-            .expect("an array")
-            .push(view(arena, players, now));
+        let shelf = match arena.status {
+            Status::Created => &mut list.created,
+            Status::Started => &mut list.started,
+            Status::Finished => &mut list.finished,
+        };
+        shelf.push(view(arena, players, now));
     }
-    Ok(Json(by_status))
+    Ok(Json(list))
 }
 
 /// An arena, its players and its standings, or 404.
@@ -313,32 +332,30 @@ async fn load(
 
 /// A line as the standings show it: the points of each game newest first (as lichess
 /// writes a sheet), a fire mark.
-fn line_view(line: &Line) -> Value {
-    let scores: String = line
-        .sheet
-        .iter()
-        .rev()
-        .map(|s| s.points.to_string())
-        .collect();
-    let mut v = json!({
-        "rank": line.rank,
-        "name": line.name,
-        "rating": line.rating,
-        "score": line.points,
-        "sheet": { "scores": scores, "fire": line.fire },
-        "nb": { "game": line.games, "win": line.wins },
-        "performance": line.performance,
-    });
-    if line.bot {
-        v["title"] = json!("BOT");
+fn line_view(line: &Line) -> StandingLine {
+    StandingLine {
+        rank: line.rank,
+        name: line.name.clone(),
+        title: line.bot.then(|| "BOT".to_owned()),
+        rating: line.rating,
+        score: line.points,
+        sheet: SheetView {
+            scores: line
+                .sheet
+                .iter()
+                .rev()
+                .map(|s| s.points.to_string())
+                .collect(),
+            fire: line.fire,
+        },
+        nb: GameCounts {
+            game: line.games,
+            win: line.wins,
+        },
+        performance: line.performance,
+        withdraw: line.paused.then_some(true),
+        playing: line.playing.clone(),
     }
-    if line.paused {
-        v["withdraw"] = json!(true);
-    }
-    if line.playing.is_some() {
-        v["playing"] = json!(true);
-    }
-    v
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -348,30 +365,42 @@ struct PageQuery {
 }
 
 /// `GET /api/tournament/{id}?page=N`: the arena, a page of its standings (10 players),
-/// and, once it is over, its podium.
+/// the asker's own line (with a page's session) and, once it is over, its podium.
 async fn one(
     State(app): State<App>,
+    headers: HeaderMap,
     Path(id): Path<String>,
     query: Result<Query<PageQuery>, QueryRejection>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<ArenaFull>, ApiError> {
     let Query(query) = query.map_err(|e| bad(e.body_text()))?;
     let (arena, entrants, lines) = load(&app, &id).await?;
     let pages = lines.len().div_ceil(PAGE).max(1);
     let page = number(&query.page, "page", 1..=pages as i64, Some(1))? as usize;
-    let mut v = view(&arena, entrants.len(), crate::now_ms());
-    let shown: Vec<Value> = lines
+    let players = lines
         .iter()
         .skip((page - 1) * PAGE)
         .take(PAGE)
         .map(line_view)
         .collect();
-    v["standing"] = json!({ "page": page, "pages": pages, "players": shown });
-    v["pairDelaySeconds"] = json!(PAIR_DELAY_MS / 1000);
-    if arena.status == Status::Finished {
-        let podium: Vec<Value> = lines.iter().take(3).map(line_view).collect();
-        v["podium"] = json!(podium);
-    }
-    Ok(Json(v))
+    let me = match session_of(&app, &headers).await {
+        Ok((session, _)) => lines
+            .iter()
+            .find(|l| l.player == session.player.id)
+            .map(line_view),
+        Err(_) => None,
+    };
+    Ok(Json(ArenaFull {
+        arena: view(&arena, entrants.len(), crate::now_ms()),
+        standing: Standing {
+            page,
+            pages,
+            players,
+        },
+        podium: (arena.status == Status::Finished)
+            .then(|| lines.iter().take(3).map(line_view).collect()),
+        pair_delay_seconds: PAIR_DELAY_MS / 1000,
+        me,
+    }))
 }
 
 /// `POST /api/tournament/{id}/join`: joins (or, after withdrawing, comes back); an
@@ -482,7 +511,7 @@ async fn results(
                 "performance": l.performance,
             });
             if sheet {
-                v["sheet"] = line_view(l)["sheet"].clone();
+                v["sheet"] = json!(line_view(l).sheet);
             }
             v
         })

@@ -14,6 +14,7 @@ pub mod arena;
 mod director;
 pub(crate) mod http;
 pub mod pairing;
+pub mod protocol;
 pub mod schedule;
 pub(crate) mod sql;
 pub mod standings;
