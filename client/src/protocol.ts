@@ -1913,7 +1913,7 @@ provisional?: boolean,
  */
 ai?: number, };
 
-export type NoticeKind = "your_turn" | "challenge" | "game_over" | "deadline" | "analysis_ready";
+export type NoticeKind = "your_turn" | "challenge" | "game_over" | "deadline" | "analysis_ready" | "tournament";
 
 export type Outcome = "win" | "loss" | "draw";
 
@@ -1965,7 +1965,15 @@ hours: number, } | { "kind": "analysis_ready",
 /**
  * The game.
  */
-game: number, };
+game: number, } | { "kind": "tournament", 
+/**
+ * Its id.
+ */
+tournament: string, 
+/**
+ * Its name.
+ */
+name: string, };
 
 export type NotificationView = { 
 /**

@@ -43,6 +43,7 @@ describe("a notification in words", () => {
     expect(said({ kind: "deadline", table: "t1", opponent: "Ann", hours: 1 })).toBe("1 hour left to move against Ann");
     expect(said({ kind: "deadline", table: "t1", opponent: "Ann", hours: 24 })).toBe("24 hours left to move against Ann");
     expect(said({ kind: "analysis_ready", game: 12 })).toBe("The analysis of game 12 is ready");
+    expect(said({ kind: "tournament", tournament: "k3v9q2mz", name: "Evening Arena" })).toBe("Evening Arena has begun");
   });
 
   it("names the engine in the reader's language, not the server's English", () => {
@@ -56,6 +57,7 @@ describe("a notification in words", () => {
     expect(noticeHref({ kind: "game_over", table: "t1", game: 7, opponent: "Bob", outcome: "win" })).toBe("#/replay/7");
     expect(noticeHref({ kind: "game_over", table: "t1", game: 0, opponent: "Bob", outcome: "win" })).toBe("#/table/t1");
     expect(noticeHref({ kind: "analysis_ready", game: 12 })).toBe("#/replay/12");
+    expect(noticeHref({ kind: "tournament", tournament: "k3v9q2mz", name: "Evening Arena" })).toBe("#/tournament/k3v9q2mz");
   });
 
   it("says how long ago it came", () => {

@@ -12,7 +12,7 @@ import { ratingText } from "./ratings";
 export const SHOWN = 20;
 
 /** The kinds of notification, in the order the settings list them. */
-export const NOTICE_KINDS: readonly NoticeKind[] = ["your_turn", "challenge", "game_over", "deadline", "analysis_ready"];
+export const NOTICE_KINDS: readonly NoticeKind[] = ["your_turn", "challenge", "game_over", "deadline", "analysis_ready", "tournament"];
 
 // ---- A notification ----
 
@@ -37,6 +37,8 @@ export function noticeSentence(notice: Notice): string {
       return tn("notify.deadline", notice.hours, { name: opponentName(notice.opponent) });
     case "analysis_ready":
       return t("notify.analysis", { game: notice.game });
+    case "tournament":
+      return t("notify.tournament", { name: notice.name });
   }
 }
 
@@ -53,6 +55,8 @@ export function noticeHref(notice: Notice): string {
       return notice.game > 0 ? `#/replay/${notice.game}` : `#/table/${encodeURIComponent(notice.table)}`;
     case "analysis_ready":
       return `#/replay/${notice.game}`;
+    case "tournament":
+      return `#/tournament/${encodeURIComponent(notice.tournament)}`;
   }
 }
 

@@ -440,3 +440,37 @@ async fn an_hourly_and_a_daily_arena_are_always_coming() {
         server.stop().await;
     }
 }
+
+/// Those who joined an arena are told when it begins, in their inbox.
+#[tokio::test]
+async fn joined_players_are_told_when_the_arena_begins() {
+    let server = TestServer::start().await;
+    let (mut browser, token) = account(&server, "Gil", &["tournament:write"]).await;
+    let (status, body) = post(
+        &server,
+        &token,
+        "/api/tournament",
+        "name=Soon&minutes=20&clockTime=3&startDate=0",
+    )
+    .await;
+    assert_eq!(status, 400, "a start in the past is refused: {body}");
+    let soon = yinsh_server::now_ms() + 1_500;
+    let form = format!("name=Soon&minutes=20&clockTime=3&startDate={soon}");
+    let (status, body) = post(&server, &token, "/api/tournament", &form).await;
+    assert_eq!(status, 200, "{body}");
+    let id = body["id"].as_str().unwrap().to_owned();
+    let (status, _) = post(&server, &token, &format!("/api/tournament/{id}/join"), "").await;
+    assert_eq!(status, 200);
+    for _ in 0..100 {
+        let (_, inbox) = browser.send("GET", "/api/notifications", None).await;
+        let told = inbox["notifications"].as_array().unwrap().iter().find(|n| {
+            n["notice"]["kind"] == "tournament" && n["notice"]["tournament"] == id.as_str()
+        });
+        if let Some(told) = told {
+            assert_eq!(told["notice"]["name"], "Soon");
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    panic!("never told that the arena began");
+}

@@ -32,6 +32,8 @@ struct Words {
     game_over: &'static str,
     analysis_subject: &'static str,
     analysis: &'static str,
+    tournament_subject: &'static str,
+    tournament: &'static str,
     digest_subject: &'static str,
     digest: &'static str,
     digest_line: &'static str,
@@ -60,6 +62,8 @@ const EN: Words = Words {
     game_over: "Your game against {opponent} ended while you were away.",
     analysis_subject: "The analysis of game {game} is ready",
     analysis: "The computer analysis of game {game} is done.",
+    tournament_subject: "{name} has begun",
+    tournament: "{name}, the tournament you joined, has begun: open it to be paired.",
     digest_subject: "YINSH: games waiting for your move: {count}",
     digest: "These correspondence games wait for your move, the most urgent first:",
     digest_line: "against {opponent}: {left}",
@@ -88,6 +92,8 @@ const NL: Words = Words {
     game_over: "Je partij tegen {opponent} is afgelopen terwijl je weg was.",
     analysis_subject: "De analyse van partij {game} is klaar",
     analysis: "De computeranalyse van partij {game} is klaar.",
+    tournament_subject: "{name} is begonnen",
+    tournament: "{name}, het toernooi waaraan je meedoet, is begonnen: open het om ingedeeld te worden.",
     digest_subject: "YINSH: partijen die op je zet wachten: {count}",
     digest: "Deze correspondentiepartijen wachten op je zet, de dringendste eerst:",
     digest_line: "tegen {opponent}: {left}",
@@ -116,6 +122,8 @@ const PL: Words = Words {
     game_over: "Twoja partia z {opponent} zakończyła się podczas twojej nieobecności.",
     analysis_subject: "Analiza partii {game} jest gotowa",
     analysis: "Komputerowa analiza partii {game} jest gotowa.",
+    tournament_subject: "{name} się zaczął",
+    tournament: "{name}, turniej, do którego dołączyłeś, się zaczął: otwórz go, by dostać przeciwnika.",
     digest_subject: "YINSH: partie czekające na twój ruch: {count}",
     digest: "Te partie korespondencyjne czekają na twój ruch, najpilniejsze najpierw:",
     digest_line: "z {opponent}: {left}",
@@ -144,6 +152,8 @@ const DE: Words = Words {
     game_over: "Deine Partie gegen {opponent} endete, während du weg warst.",
     analysis_subject: "Die Analyse der Partie {game} ist fertig",
     analysis: "Die Computeranalyse der Partie {game} ist fertig.",
+    tournament_subject: "{name} hat begonnen",
+    tournament: "{name}, das Turnier, bei dem du mitspielst, hat begonnen: öffne es, um gepaart zu werden.",
     digest_subject: "YINSH: Partien, die auf deinen Zug warten: {count}",
     digest: "Diese Fernpartien warten auf deinen Zug, die dringendste zuerst:",
     digest_line: "gegen {opponent}: {left}",
@@ -332,6 +342,14 @@ pub fn notice_mail(lang: Lang, notice: &Notice, links: &Links, unsubscribe: &str
                 fill(subject, &args),
                 fill(w.game_over, &args),
                 format!("replay/{game}"),
+            )
+        }
+        Notice::Tournament { tournament, name } => {
+            let args = [("name", name.as_str())];
+            (
+                fill(w.tournament_subject, &args),
+                fill(w.tournament, &args),
+                format!("tournament/{tournament}"),
             )
         }
         Notice::AnalysisReady { game } => {

@@ -17,16 +17,19 @@ pub enum NoticeKind {
     Deadline,
     /// The computer analysis of a game you asked for is done.
     AnalysisReady,
+    /// A tournament you joined has begun.
+    Tournament,
 }
 
 impl NoticeKind {
     /// Every kind, in the order the settings list them.
-    pub const ALL: [NoticeKind; 5] = [
+    pub const ALL: [NoticeKind; 6] = [
         NoticeKind::YourTurn,
         NoticeKind::Challenge,
         NoticeKind::GameOver,
         NoticeKind::Deadline,
         NoticeKind::AnalysisReady,
+        NoticeKind::Tournament,
     ];
 
     /// `your_turn`, `challenge`, … (as the wire and the store write it).
@@ -37,6 +40,7 @@ impl NoticeKind {
             NoticeKind::GameOver => "game_over",
             NoticeKind::Deadline => "deadline",
             NoticeKind::AnalysisReady => "analysis_ready",
+            NoticeKind::Tournament => "tournament",
         }
     }
 
@@ -103,6 +107,13 @@ pub enum Notice {
         #[ts(type = "number")]
         game: i64,
     },
+    /// The tournament `tournament` (called `name`), which you joined, has begun.
+    Tournament {
+        /// Its id.
+        tournament: String,
+        /// Its name.
+        name: String,
+    },
 }
 
 impl Notice {
@@ -114,6 +125,7 @@ impl Notice {
             Notice::GameOver { .. } => NoticeKind::GameOver,
             Notice::Deadline { .. } => NoticeKind::Deadline,
             Notice::AnalysisReady { .. } => NoticeKind::AnalysisReady,
+            Notice::Tournament { .. } => NoticeKind::Tournament,
         }
     }
 
@@ -131,6 +143,7 @@ impl Notice {
             | Notice::Deadline { table, .. } => Notice::about_table(table),
             Notice::Challenge { challenge, .. } => format!("challenge:{challenge}"),
             Notice::AnalysisReady { game } => format!("game:{game}"),
+            Notice::Tournament { tournament, .. } => format!("tournament:{tournament}"),
         }
     }
 }

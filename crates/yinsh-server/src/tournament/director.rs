@@ -238,6 +238,14 @@ async fn step(ctx: &Ctx, live: &mut Live, now: i64) -> StoreResult<()> {
         store.set_status(&live.arena.id, Status::Started).await?;
         live.arena.status = Status::Started;
         tracing::info!(tournament = live.arena.id, "the arena began");
+        // Everyone who joined is told (in their inbox, and by mail if they chose it).
+        for entrant in live.entrants.iter().filter(|e| !e.paused && !e.bot) {
+            let notice = crate::notify::protocol::Notice::Tournament {
+                tournament: live.arena.id.clone(),
+                name: live.arena.name.clone(),
+            };
+            ctx.notify.tell(entrant.player, notice);
+        }
     }
     if live.arena.status == Status::Started && now >= live.arena.ends_at {
         store.set_status(&live.arena.id, Status::Finished).await?;

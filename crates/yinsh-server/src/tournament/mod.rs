@@ -3,7 +3,7 @@
 //!
 //! [`arena`] holds the score sheets, [`standings`] makes an arena's standings from
 //! what its store keeps, and [`pairing`] matches waiting players; all three are pure.
-//! The director ([`director`]) is one task per server, or per cluster (the node alive
+//! The director (`director.rs`) is one task per server, or per cluster (the node alive
 //! longest): it starts and ends arenas on time, pairs their waiting players, opens a
 //! table for each game and scores the game when it ends. Everything it decides is
 //! stored before it is acted on, and the standings are never stored, only the games:
