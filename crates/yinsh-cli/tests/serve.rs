@@ -818,6 +818,11 @@ fn bot_account(addr: &str) -> String {
 
 /// `yinsh bot` with our own engine behind it, for one untimed game, its output piped.
 fn spawn_bridge(addr: &str, token: &str) -> Server {
+    spawn_bridge_with(addr, token, &[])
+}
+
+/// `yinsh bot` as [`spawn_bridge`] starts it, with `more` arguments.
+fn spawn_bridge_with(addr: &str, token: &str, more: &[&str]) -> Server {
     let engine = format!("{} engine", env!("CARGO_BIN_EXE_yinsh"));
     let bridge = Command::new(env!("CARGO_BIN_EXE_yinsh"))
         .args([
@@ -828,6 +833,7 @@ fn spawn_bridge(addr: &str, token: &str) -> Server {
             token,
         ])
         .args(["--engine", &engine, "--untimed", "--games", "1"])
+        .args(more)
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
         .spawn()
@@ -928,6 +934,60 @@ async fn our_engine_plays_as_a_bot_through_the_bridge() {
     assert!(said.contains("bot Robo connected"), "{said}");
     assert!(said.contains("accepted"), "{said}");
     assert!(said.contains(&format!("game {table}: resign")), "{said}");
+}
+
+#[tokio::test]
+async fn the_bridge_joins_an_arena_and_plays_the_game_it_pairs() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("arena.db");
+    let (_server, addr) = serve(&db);
+    let robo = bot_account(&addr);
+    let ann = register(&addr, "Ann");
+    let ask = json!({"name": "arenas", "scopes": ["tournament:write"]});
+    let (status, _, made) = post(&addr, "/api/token", Some(&ann), &ask);
+    assert_eq!(status, 201, "{made}");
+    let ann_token = made["token"].as_str().unwrap().to_owned();
+    let form = "name=Bots+Welcome&minutes=20&clockTime=1&waitMinutes=0&rated=false&bots=true";
+    let (status, arena) = yinsh_client::http::post_form(&addr, &ann_token, "/api/tournament", form)
+        .await
+        .unwrap();
+    assert_eq!(status, 200, "{arena}");
+    let id = arena["id"].as_str().unwrap().to_owned();
+    let join = format!("/api/tournament/{id}/join");
+    let (status, body) = yinsh_client::http::post_form(&addr, &ann_token, &join, "")
+        .await
+        .unwrap();
+    assert_eq!(status, 200, "{body}");
+    // Ann is here; the bridge joins and is paired with her.
+    let mut ann = Player::connect(&addr, Some(&ann)).await;
+    let bridge = spawn_bridge_with(&addr, &robo, &["--tournament", &id]);
+    let table = loop {
+        let v = ann.next().await;
+        if v["type"] == "paired" {
+            break v["table"].as_str().unwrap().to_owned();
+        }
+    };
+    ann.call(1, json!({"type": "open", "table": table})).await;
+    ann.call(
+        2,
+        json!({"type": "command", "table": table, "command": "resign"}),
+    )
+    .await;
+    let said = bridge_output(bridge).await;
+    assert!(said.contains(&format!("joined the arena {id}")), "{said}");
+    assert!(said.contains(&format!("game {table}: resign")), "{said}");
+    // Scored: the bot won its arena game.
+    for _ in 0..100 {
+        let arena = get(&addr, &format!("/api/tournament/{id}"));
+        let first = &arena["standing"]["players"][0];
+        if first["score"] == 2 {
+            assert_eq!(first["name"], "Robo");
+            assert_eq!(first["title"], "BOT");
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("the bot's win was never scored");
 }
 
 #[tokio::test]

@@ -73,6 +73,10 @@ pub struct BotArgs {
     /// Stop after this many games.
     #[arg(long, value_name = "N")]
     games: Option<usize>,
+    /// Join this arena (its id; again for more) and play the games it pairs
+    /// (docs/tournaments.md; the arena must allow bots).
+    #[arg(long, value_name = "ID")]
+    tournament: Vec<String>,
 }
 
 /// Time kept back from the bot's clock for the way to the server and back.
@@ -149,6 +153,9 @@ pub fn run(args: BotArgs, out: Box<dyn Write + Send>) -> anyhow::Result<()> {
             "bot {} connected",
             me["name"].as_str().unwrap_or("?")
         ));
+        for id in &state.args.tournament {
+            join_arena(&state, id).await?;
+        }
         let mut failures = 0usize;
         while !state.done.load(Ordering::Relaxed) {
             match events(&state).await {
@@ -167,6 +174,25 @@ pub fn run(args: BotArgs, out: Box<dyn Write + Send>) -> anyhow::Result<()> {
         // Games still running are left to end by themselves: `--games` counts ends.
         Ok(())
     })
+}
+
+/// Joins arena `id` (being in it already is no error); its games come as any other,
+/// on the event stream.
+async fn join_arena(state: &State, id: &str) -> anyhow::Result<()> {
+    let path = format!("/api/tournament/{id}/join");
+    let (status, body) = post_form(&state.addr, &state.args.token, &path, "").await?;
+    let already = status == 400
+        && body["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("already"));
+    if status != 200 && !already {
+        bail!(
+            "the arena {id} refused the bot ({status}): {}",
+            body["error"]
+        );
+    }
+    state.say(&format!("joined the arena {id}"));
+    Ok(())
 }
 
 /// Follows the event stream until it ends (or the games are done).
