@@ -19,7 +19,7 @@ white: T,
  */
 black: T, };
 
-export type Code = "bad_message" | "too_large" | "rate_limited" | "no_table" | "not_open" | "too_many_tables" | "too_many_own_tables" | "unknown_command" | "command_usage" | "empty_chat" | "chat_too_long" | "chat_control" | "chat_bidi" | "chat_invisible" | "seat_taken" | "no_free_seat" | "already_seated" | "not_seated" | "game_running" | "leave_running" | "need_two_players" | "opponent_away" | "tournament_table" | "no_game" | "not_your_turn" | "stale" | "bad_action" | "illegal_action" | "out_of_time" | "bad_option" | "bad_level" | "bots_disabled" | "rated_guest" | "rated_engine" | "no_seek" | "own_seek" | "no_challenge" | "bad_position" | "bot_pairing" | "own_challenge" | "player_offline" | "too_many_challenges" | "too_many_seeks" | "nothing_to_take_back" | "takeback_limit" | "nothing_pending" | "already_pending" | "own_offer" | "cannot_claim" | "abort_too_late" | "result_pending" | "store_unavailable" | "table_moved" | "busy";
+export type Code = "bad_message" | "too_large" | "rate_limited" | "no_table" | "not_open" | "too_many_tables" | "too_many_own_tables" | "unknown_command" | "command_usage" | "empty_chat" | "chat_too_long" | "chat_control" | "chat_bidi" | "chat_invisible" | "seat_taken" | "no_free_seat" | "already_seated" | "not_seated" | "game_running" | "leave_running" | "need_two_players" | "opponent_away" | "tournament_table" | "cannot_berserk" | "no_game" | "not_your_turn" | "stale" | "bad_action" | "illegal_action" | "out_of_time" | "bad_option" | "bad_level" | "bots_disabled" | "rated_guest" | "rated_engine" | "no_seek" | "own_seek" | "no_challenge" | "bad_position" | "bot_pairing" | "own_challenge" | "player_offline" | "too_many_challenges" | "too_many_seeks" | "nothing_to_take_back" | "takeback_limit" | "nothing_pending" | "already_pending" | "own_offer" | "cannot_claim" | "abort_too_late" | "result_pending" | "store_unavailable" | "table_moved" | "busy";
 
 export type ClientMessage = { 
 /**
@@ -83,7 +83,7 @@ level?: number, } | { "command": "resign" } | { "command": "draw" } | { "command
 /**
  * Claim a draw rather than the win (`false` when absent).
  */
-draw: boolean, } | { "command": "abort" } | { "command": "who" } | { "command": "help" }) | { "type": "act", 
+draw: boolean, } | { "command": "abort" } | { "command": "berserk" } | { "command": "who" } | { "command": "help" }) | { "type": "act", 
 /**
  * The table id.
  */
@@ -198,7 +198,7 @@ level?: number, } | { "command": "resign" } | { "command": "draw" } | { "command
 /**
  * Claim a draw rather than the win (`false` when absent).
  */
-draw: boolean, } | { "command": "abort" } | { "command": "who" } | { "command": "help" }) | { "type": "act", 
+draw: boolean, } | { "command": "abort" } | { "command": "berserk" } | { "command": "who" } | { "command": "help" }) | { "type": "act", 
 /**
  * The table id.
  */
@@ -659,7 +659,7 @@ level?: number, } | { "command": "resign" } | { "command": "draw" } | { "command
 /**
  * Claim a draw rather than the win (`false` when absent).
  */
-draw: boolean, } | { "command": "abort" } | { "command": "who" } | { "command": "help" };
+draw: boolean, } | { "command": "abort" } | { "command": "berserk" } | { "command": "who" } | { "command": "help" };
 
 export type Since = { 
 /**
@@ -726,7 +726,12 @@ days?: number,
  * this year (`null`: a player without vacation, a guest or a bot). They are spent
  * an hour at a time when the player's turn would otherwise be lost on time.
  */
-vacation?: Pair<number | null>, };
+vacation?: Pair<number | null>, 
+/**
+ * In a tournament game with a clock, whether each player berserked (halved their
+ * clock, without increment); absent in other games, where nobody can.
+ */
+berserk?: Pair<boolean>, };
 
 export type BoardView = { 
 /**
@@ -1000,7 +1005,11 @@ by: SeatColor, } | { "kind": "game_over",
 /**
  * How.
  */
-result: ResultView, } | { "kind": "aborted", 
+result: ResultView, } | { "kind": "berserk", 
+/**
+ * Who.
+ */
+color: SeatColor, } | { "kind": "aborted", 
 /**
  * The player who aborted it; none when the server did (both players gone).
  */

@@ -108,6 +108,8 @@ export const de: Record<Key, string> = {
   "table.drawOffered": "{player} bietet Remis an.",
   "table.takebackRequested": "{player} möchte einen Zug zurücknehmen.",
   "table.abort": "Abbrechen",
+  "table.berserk": "Berserk",
+  "table.berserkTitle": "Halbiere deine Uhr und verzichte auf die Zeitzugabe: ein Sieg mit mindestens sieben eigenen Zügen bringt dann einen Punkt mehr.",
   "table.abortConfirm": "Zum Abbrechen erneut klicken",
   "table.claimWin": "Sieg beanspruchen",
   "table.claimDraw": "Remis beanspruchen",
@@ -154,6 +156,7 @@ export const de: Record<Key, string> = {
   "event.interrupted": "Die Datenbank ist nicht erreichbar: Die Uhren stehen.",
   "event.resumed": "Die Datenbank ist zurück: Es geht weiter.",
   "event.vacation": "{player} ist im Urlaub: {hours} Std. verbraucht, dieses Jahr noch {left}.",
+  "event.berserk": "{player} geht berserk: die halbe Uhr, keine Zeitzugabe.",
 
   // Archive and replay.
   "archive.title": "Archiv",

@@ -106,6 +106,8 @@ export const en = {
   "table.drawOffered": "{player} offers a draw.",
   "table.takebackRequested": "{player} asks to take back.",
   "table.abort": "Abort",
+  "table.berserk": "Berserk",
+  "table.berserkTitle": "Halve your clock and give up its increment: a win with at least seven of your turns then earns a point more.",
   "table.abortConfirm": "Click again to abort",
   "table.claimWin": "Claim victory",
   "table.claimDraw": "Claim draw",
@@ -152,6 +154,7 @@ export const en = {
   "event.interrupted": "The database is unavailable: clocks stopped.",
   "event.resumed": "The database is back: play resumes.",
   "event.vacation": "{player} is on vacation: {hours} h spent, {left} left this year.",
+  "event.berserk": "{player} went berserk: half the clock, no increment.",
 
   // Archive and replay.
   "archive.title": "Archive",

@@ -108,6 +108,8 @@ export const nl: Record<Key, string> = {
   "table.drawOffered": "{player} biedt remise aan.",
   "table.takebackRequested": "{player} wil een zet terugnemen.",
   "table.abort": "Afbreken",
+  "table.berserk": "Berserk",
+  "table.berserkTitle": "Halveer je klok en geef de extra tijd op: winst met minstens zeven beurten van jou levert dan een punt meer op.",
   "table.abortConfirm": "Klik nogmaals om af te breken",
   "table.claimWin": "Winst opeisen",
   "table.claimDraw": "Remise opeisen",
@@ -154,6 +156,7 @@ export const nl: Record<Key, string> = {
   "event.interrupted": "De database is niet beschikbaar: de klokken staan stil.",
   "event.resumed": "De database is terug: er wordt verder gespeeld.",
   "event.vacation": "{player} is met vakantie: {hours} u opgenomen, nog {left} dit jaar.",
+  "event.berserk": "{player} gaat berserk: de halve klok, geen extra tijd.",
 
   // Archive and replay.
   "archive.title": "Archief",

@@ -108,6 +108,8 @@ export const pl: Record<Key, string> = {
   "table.drawOffered": "{player} proponuje remis.",
   "table.takebackRequested": "{player} prosi o cofnięcie ruchu.",
   "table.abort": "Przerwij",
+  "table.berserk": "Berserk",
+  "table.berserkTitle": "Zmniejsz swój zegar o połowę i zrezygnuj z dodawanego czasu: wygrana w co najmniej siedmiu twoich turach daje wtedy punkt więcej.",
   "table.abortConfirm": "Kliknij ponownie, aby przerwać",
   "table.claimWin": "Zażądaj wygranej",
   "table.claimDraw": "Zażądaj remisu",
@@ -154,6 +156,7 @@ export const pl: Record<Key, string> = {
   "event.interrupted": "Baza danych jest niedostępna: zegary zatrzymane.",
   "event.resumed": "Baza danych znów działa: gra toczy się dalej.",
   "event.vacation": "{player} jest na urlopie: wykorzystano {hours} godz., w tym roku zostało {left}.",
+  "event.berserk": "{player} idzie na berserka: pół zegara, bez dodawanego czasu.",
 
   // Archive and replay.
   "archive.title": "Archiwum",

@@ -221,13 +221,17 @@ pub const EN: &[(&str, &str)] = &[
         "Commands: /join [white|black], /leave, /start, /option log on|off, /option rated on|off, \
          /option time <min>[+<sec>]|off, /option days <n>|unlimited|off, /option variant standard|blitz, \
          /option handicap <white> <black>, /option turns <n>|off, /option engine quick|full, \
-         /bot [level], /resign, /draw, /takeback, /accept, /decline, /claim [draw], /abort, /who, /help.",
+         /bot [level], /resign, /draw, /takeback, /accept, /decline, /claim [draw], /abort, /berserk, /who, /help.",
     ),
     ("white", "white"),
     ("black", "black"),
     ("claimed", "You claimed the win."),
     ("claimed_draw", "You claimed a draw."),
     ("aborted", "The game was aborted."),
+    (
+        "berserked",
+        "You went berserk: half your clock, and no increment.",
+    ),
     (
         "result_held",
         "The database is not available: the result is saved as soon as it is back.",
@@ -289,13 +293,17 @@ pub const NL: &[(&str, &str)] = &[
         "Commando's: /join [white|black], /leave, /start, /option log on|off, /option rated on|off, \
          /option time <min>[+<sec>]|off, /option days <n>|unlimited|off, /option variant standard|blitz, \
          /option handicap <white> <black>, /option turns <n>|off, /option engine quick|full, \
-         /bot [level], /resign, /draw, /takeback, /accept, /decline, /claim [draw], /abort, /who, /help.",
+         /bot [level], /resign, /draw, /takeback, /accept, /decline, /claim [draw], /abort, /berserk, /who, /help.",
     ),
     ("white", "wit"),
     ("black", "zwart"),
     ("claimed", "Je hebt de winst opgeëist."),
     ("claimed_draw", "Je hebt remise opgeëist."),
     ("aborted", "Het spel is afgebroken."),
+    (
+        "berserked",
+        "Je gaat berserk: de helft van je klok, en geen extra tijd.",
+    ),
     (
         "result_held",
         "De database is niet bereikbaar: de uitslag wordt opgeslagen zodra die terug is.",
@@ -357,13 +365,17 @@ pub const PL: &[(&str, &str)] = &[
         "Polecenia: /join [white|black], /leave, /start, /option log on|off, /option rated on|off, \
          /option time <min>[+<sec>]|off, /option days <n>|unlimited|off, /option variant standard|blitz, \
          /option handicap <white> <black>, /option turns <n>|off, /option engine quick|full, \
-         /bot [level], /resign, /draw, /takeback, /accept, /decline, /claim [draw], /abort, /who, /help.",
+         /bot [level], /resign, /draw, /takeback, /accept, /decline, /claim [draw], /abort, /berserk, /who, /help.",
     ),
     ("white", "biały"),
     ("black", "czarny"),
     ("claimed", "Przejęto zwycięstwo."),
     ("claimed_draw", "Ogłoszono remis."),
     ("aborted", "Partia została przerwana."),
+    (
+        "berserked",
+        "Berserk: połowa twojego zegara i bez dodawanego czasu.",
+    ),
     (
         "result_held",
         "Baza danych jest niedostępna: wynik zostanie zapisany, gdy znów zadziała.",
@@ -434,13 +446,17 @@ pub const DE: &[(&str, &str)] = &[
         "Befehle: /join [white|black], /leave, /start, /option log on|off, /option rated on|off, \
          /option time <min>[+<sec>]|off, /option days <n>|unlimited|off, /option variant standard|blitz, \
          /option handicap <white> <black>, /option turns <n>|off, /option engine quick|full, \
-         /bot [level], /resign, /draw, /takeback, /accept, /decline, /claim [draw], /abort, /who, /help.",
+         /bot [level], /resign, /draw, /takeback, /accept, /decline, /claim [draw], /abort, /berserk, /who, /help.",
     ),
     ("white", "Weiß"),
     ("black", "Schwarz"),
     ("claimed", "Du hast den Sieg beansprucht."),
     ("claimed_draw", "Du hast ein Remis beansprucht."),
     ("aborted", "Die Partie wurde abgebrochen."),
+    (
+        "berserked",
+        "Du gehst berserk: die halbe Uhr und keine Zeitzugabe.",
+    ),
     (
         "result_held",
         "Die Datenbank ist nicht erreichbar: das Ergebnis wird gespeichert, sobald sie wieder da ist.",

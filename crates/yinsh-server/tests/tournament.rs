@@ -151,6 +151,14 @@ async fn arena_plays(url: &str) {
     let mut winners = Vec::new();
     for (i, (table, color)) in first.iter().enumerate() {
         if color == "white" {
+            // White berserks first (once: a second time is refused); a win this short
+            // earns no berserk point.
+            let path = format!("/api/board/game/{table}/berserk");
+            let (status, body) = post(&server, token_of(i), &path, "").await;
+            assert_eq!(status, 200, "{body}");
+            let (status, body) = post(&server, token_of(i), &path, "").await;
+            assert_eq!(status, 400, "{body}");
+            assert_eq!(body["code"], "cannot_berserk", "{body}");
             let (status, body) = post(
                 &server,
                 token_of(i),

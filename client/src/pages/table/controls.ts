@@ -71,6 +71,7 @@ export function controlItems(ctx: Omit<ControlsContext, "online">): ControlItem[
       const left = t("table.takebacksLeft", { left: playing.takebacksLeft, limit: TAKEBACK_LIMIT });
       button(t("table.takeback"), "takeback", { command: "takeback" }, left);
     }
+    if (playing.berserk) button(t("table.berserk"), "berserk", { command: "berserk" }, t("table.berserkTitle"));
     if (playing.abort) items.push({ kind: "confirm", testid: "abort", label: "table.abort", confirm: "table.abortConfirm", command: { command: "abort" } });
     items.push({ kind: "confirm", testid: "resign", label: "table.resign", confirm: "table.resignConfirm", command: { command: "resign" } });
   }

@@ -72,6 +72,14 @@ describe("the buttons of a running game", () => {
     expect(gameButtons(game({ abortable: false }), "white")?.abort).toBe(false);
   });
 
+  it("offer berserk in a tournament game, before one's first action, once", () => {
+    const clocks = (berserk?: { white: boolean; black: boolean }) => ({ white_ms: 180_000, black_ms: 180_000, increment: 2, berserk });
+    expect(gameButtons(game({ clocks: clocks() }), "black", false)?.berserk).toBe(false);
+    expect(gameButtons(game({ clocks: clocks({ white: false, black: false }) }), "black", false)?.berserk).toBe(true);
+    expect(gameButtons(game({ clocks: clocks({ white: false, black: false }) }), "white", true)?.berserk).toBe(false);
+    expect(gameButtons(game({ clocks: clocks({ white: false, black: true }) }), "black", false)?.berserk).toBe(false);
+  });
+
   it("offer a claim only to the player who may claim", () => {
     expect(gameButtons(game(), "white")?.claim).toBe(false);
     expect(gameButtons(game({ claimable: "white" }), "white")?.claim).toBe(true);

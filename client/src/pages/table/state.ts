@@ -58,6 +58,8 @@ export interface GameButtons {
   draw: boolean;
   /** Ask for a takeback: only after an action of one's own, not while an offer waits. */
   takeback: boolean;
+  /** Berserk: in a tournament game, before an action of one's own, once. */
+  berserk: boolean;
 }
 
 /** `acted`: whether the player has made an action in this game (there is nothing to take back before). */
@@ -65,7 +67,10 @@ export function gameButtons(game: GameView | undefined, seat: SeatColor | null, 
   if (!game || game.result || !seat) return null;
   const other = opponent(seat);
   const pending = !!game.draw_offer || !!game.takeback_request;
+  const berserk = game.clocks?.berserk;
   return {
+    // A tournament game: before one's first action, once.
+    berserk: !!berserk && !berserk[seat] && !acted,
     answer: game.draw_offer === other ? "draw" : game.takeback_request === other ? "takeback" : null,
     abort: game.abortable,
     claim: game.claimable === seat,
@@ -218,6 +223,8 @@ export function describeEvent(event: TableEvent, nameOf: (c: SeatColor) => strin
       return t("event.resumed");
     case "vacation":
       return t("event.vacation", { player: nameOf(event.color), hours: event.hours, left: vacationText(event.left) });
+    case "berserk":
+      return t("event.berserk", { player: nameOf(event.color) });
     default:
       return null;
   }

@@ -33,8 +33,8 @@ CREATE TABLE tournament_players (
 
 -- Each game of a tournament: stored before its table is opened, its result
 -- (`winner`: `white`, `black` or `draw`; `aborted` for a game that never began, which
--- scores nothing) when it ended. The standings are these rows scored in the order
--- they ended.
+-- scores nothing), its turns and who berserked when it ended. The standings are
+-- these rows scored in the order they ended.
 CREATE TABLE tournament_games (
     tournament_id TEXT NOT NULL REFERENCES tournaments (id),
     table_id TEXT NOT NULL,
@@ -44,6 +44,8 @@ CREATE TABLE tournament_games (
     game_id BIGINT,
     winner TEXT,
     turns BIGINT,
+    white_berserk BIGINT NOT NULL DEFAULT 0,
+    black_berserk BIGINT NOT NULL DEFAULT 0,
     ended_at BIGINT,
     PRIMARY KEY (tournament_id, table_id)
 );

@@ -148,6 +148,9 @@ pub struct Clocks {
     /// Correspondence clocks: each turn begins with the whole allowance (`initial`)
     /// again, rather than with what was left.
     pub per_turn: bool,
+    /// Who berserked (a tournament game): their clock was halved, and they get no
+    /// increment.
+    pub berserk: ByColor<bool>,
 }
 
 impl Clocks {
@@ -163,6 +166,7 @@ impl Clocks {
             increment: Duration::from_secs(u64::from(tc.increment_secs)),
             since: Some(now),
             per_turn: false,
+            berserk: ByColor::default(),
         }
     }
 
@@ -178,6 +182,7 @@ impl Clocks {
             increment: Duration::ZERO,
             since: Some(now),
             per_turn: true,
+            berserk: ByColor::default(),
         }
     }
 
@@ -188,6 +193,13 @@ impl Clocks {
             Some(since) if running => r.saturating_sub(now.saturating_duration_since(since)),
             _ => r,
         }
+    }
+
+    /// `color` berserks: half of the whole allowance is taken off their clock, and they
+    /// get no increment from now on.
+    pub fn berserk(&mut self, color: Color) {
+        self.remaining[color] = self.remaining[color].saturating_sub(self.initial / 2);
+        self.berserk[color] = true;
     }
 
     /// Charges `color` (the player to act) up to `at` and stops the clocks.
@@ -307,7 +319,7 @@ impl Game {
                     white: clocks.initial,
                     black: clocks.initial,
                 };
-            } else {
+            } else if !clocks.berserk[actor] {
                 clocks.remaining[actor] += clocks.increment;
             }
         }
@@ -450,6 +462,10 @@ impl Game {
             vacation: clocks.per_turn.then_some(Pair {
                 white: self.vacation_left.white,
                 black: self.vacation_left.black,
+            }),
+            berserk: (self.options.tournament.is_some() && !clocks.per_turn).then_some(Pair {
+                white: clocks.berserk.white,
+                black: clocks.berserk.black,
             }),
         })
     }

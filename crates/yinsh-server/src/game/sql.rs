@@ -16,7 +16,7 @@ use crate::vocab::{GameId, Level, PlayerId};
 
 pub(crate) const GAME_COLUMNS: &str = "id, table_id, options, white_id, white_name, white_bot, black_id, \
      black_name, black_bot, started_at, finished_at, winner, termination, action_count, \
-     white_takebacks, black_takebacks, wake_at";
+     white_takebacks, black_takebacks, wake_at, white_berserk, black_berserk";
 
 /// A game that is awake: not asleep until after `$1` (now, in milliseconds since 1970).
 const AWAKE: &str = "(wake_at IS NULL OR wake_at <= $1)";
@@ -75,6 +75,10 @@ pub(crate) fn game_row(row: &AnyRow) -> StoreResult<StoredGame> {
         result,
         wake_at: row.try_get("wake_at")?,
         vacation: Default::default(),
+        berserk: ByColor {
+            white: row.try_get::<i64, _>("white_berserk")? != 0,
+            black: row.try_get::<i64, _>("black_berserk")? != 0,
+        },
     })
 }
 
@@ -273,6 +277,19 @@ impl GameStore for SqlStore {
                 GameWrite::Result(result) if log => {
                     let mut tx = self.pool.begin_with(self.backend.begin()).await?;
                     rated = self.finish_and_rate(&mut tx, id, result).await?;
+                    check_fence(&mut tx, fence, lock).await?;
+                    tx.commit().await?;
+                }
+                GameWrite::Berserk(color) => {
+                    let column = match color {
+                        yinsh::Color::White => "white_berserk",
+                        yinsh::Color::Black => "black_berserk",
+                    };
+                    let mut tx = self.pool.begin_with(self.backend.begin()).await?;
+                    sqlx::query(&format!("UPDATE games SET {column} = 1 WHERE id = $1"))
+                        .bind(id)
+                        .execute(&mut *tx)
+                        .await?;
                     check_fence(&mut tx, fence, lock).await?;
                     tx.commit().await?;
                 }

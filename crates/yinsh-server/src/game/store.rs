@@ -98,6 +98,9 @@ pub struct StoredGame {
     /// Vacation, for an unfinished correspondence game with days per turn (loaded with
     /// it for its table; the default otherwise).
     pub vacation: super::vacation::GameVacation,
+    /// Whether each player berserked (a tournament game: their clock halved, without
+    /// its increment).
+    pub berserk: ByColor<bool>,
 }
 
 /// Which accounts seated at some games are bot accounts. The stored seats do not say,
@@ -190,6 +193,8 @@ pub enum GameWrite {
     Result(StoredResult),
     /// The game was aborted: it is deleted, with its actions.
     Abort,
+    /// `color` berserked (before their first action in a tournament game).
+    Berserk(yinsh::Color),
 }
 
 /// Games: made when they start, written at each action, finished with their result.

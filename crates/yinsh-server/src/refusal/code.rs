@@ -71,6 +71,8 @@ codes! {
     OpponentAway = "opponent_away",
     /// A new game or an option change at a tournament's table.
     TournamentTable = "tournament_table",
+    /// `/berserk` where it is not allowed.
+    CannotBerserk = "cannot_berserk",
     /// No game runs.
     NoGame = "no_game",
     /// The other player must act.

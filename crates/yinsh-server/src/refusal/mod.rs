@@ -93,6 +93,9 @@ pub enum Refusal {
     /// A new game or an option change at a tournament's table: the tournament pairs
     /// its games.
     TournamentTable,
+    /// `/berserk` where it is not allowed: not a timed tournament game, after one's
+    /// first action, or twice.
+    CannotBerserk,
     /// No game runs.
     NoGame,
     /// The other player must act.
@@ -210,6 +213,7 @@ impl Refusal {
             Refusal::NeedTwoPlayers => Code::NeedTwoPlayers,
             Refusal::OpponentAway => Code::OpponentAway,
             Refusal::TournamentTable => Code::TournamentTable,
+            Refusal::CannotBerserk => Code::CannotBerserk,
             Refusal::NoGame => Code::NoGame,
             Refusal::NotYourTurn => Code::NotYourTurn,
             Refusal::Stale => Code::Stale,
@@ -285,6 +289,7 @@ impl Refusal {
             | Refusal::NeedTwoPlayers
             | Refusal::OpponentAway
             | Refusal::TournamentTable
+            | Refusal::CannotBerserk
             | Refusal::NoGame
             | Refusal::NotYourTurn
             | Refusal::Stale

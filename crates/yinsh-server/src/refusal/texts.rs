@@ -47,6 +47,9 @@ fn en_refusal(r: &Refusal) -> &'static str {
         Refusal::NeedTwoPlayers => "Both seats must be taken to start.",
         Refusal::OpponentAway => "Both players must be at the table to start.",
         Refusal::TournamentTable => "This table belongs to a tournament, which pairs its games.",
+        Refusal::CannotBerserk => {
+            "Only in a tournament game with a clock, before your first action, and once."
+        }
         Refusal::NoGame => "No game is running.",
         Refusal::NotYourTurn => "It is not your turn.",
         Refusal::Stale => "The game has moved on; look again.",
@@ -128,6 +131,9 @@ fn nl_refusal(r: &Refusal) -> &'static str {
         Refusal::OpponentAway => "Beide spelers moeten aan tafel zijn om te beginnen.",
         Refusal::TournamentTable => {
             "Deze tafel hoort bij een toernooi, dat zijn partijen zelf indeelt."
+        }
+        Refusal::CannotBerserk => {
+            "Alleen in een toernooipartij met klok, vóór je eerste zet, en één keer."
         }
         Refusal::NoGame => "Er loopt geen spel.",
         Refusal::NotYourTurn => "Je bent niet aan de beurt.",
@@ -217,6 +223,9 @@ fn pl_refusal(r: &Refusal) -> &'static str {
         Refusal::NeedTwoPlayers => "Aby zacząć, oba miejsca muszą być zajęte.",
         Refusal::OpponentAway => "Aby zacząć, obaj gracze muszą być przy stole.",
         Refusal::TournamentTable => "Ten stół należy do turnieju, który sam kojarzy swoje partie.",
+        Refusal::CannotBerserk => {
+            "Tylko w partii turniejowej z zegarem, przed twoim pierwszym ruchem, i raz."
+        }
         Refusal::NoGame => "Nie trwa żadna gra.",
         Refusal::NotYourTurn => "Teraz nie twoja kolej.",
         Refusal::Stale => "Gra poszła już dalej; spójrz jeszcze raz.",
@@ -308,6 +317,9 @@ fn de_refusal(r: &Refusal) -> &'static str {
         Refusal::OpponentAway => "Beide Spieler müssen zum Beginnen am Tisch sein.",
         Refusal::TournamentTable => {
             "Dieser Tisch gehört zu einem Turnier, das seine Partien selbst paart."
+        }
+        Refusal::CannotBerserk => {
+            "Nur in einer Turnierpartie mit Uhr, vor deinem ersten Zug, und einmal."
         }
         Refusal::NoGame => "Es läuft kein Spiel.",
         Refusal::NotYourTurn => "Du bist nicht am Zug.",

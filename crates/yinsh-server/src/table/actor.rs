@@ -812,6 +812,7 @@ fn carries_game(event: &TableEvent) -> bool {
         | TableEvent::Presence { .. }
         | TableEvent::Interrupted
         | TableEvent::Vacation { .. }
+        | TableEvent::Berserk { .. }
         | TableEvent::Resumed => true,
         TableEvent::Acted { .. }
         | TableEvent::Joined { .. }

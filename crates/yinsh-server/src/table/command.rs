@@ -55,6 +55,7 @@ pub fn parse(text: &str) -> Result<Command, Refusal> {
             _ => Err(usage("/claim [draw]")),
         },
         "abort" => no_args(Command::Abort, "/abort"),
+        "berserk" => no_args(Command::Berserk, "/berserk"),
         "who" => no_args(Command::Who, "/who"),
         "help" => Ok(Command::Help),
         _ => Err(Refusal::UnknownCommand {
@@ -350,5 +351,6 @@ mod tests {
         assert_eq!(parse("/claim later").unwrap_err().code(), "command_usage");
         assert_eq!(parse("/claim DRAW"), Ok(Command::Claim { draw: true }));
         assert_eq!(parse("/abort"), Ok(Command::Abort));
+        assert_eq!(parse("/berserk"), Ok(Command::Berserk));
     }
 }

@@ -201,6 +201,9 @@ pub enum Command {
     /// `/abort`: end the game without a result, while neither player has made two
     /// actions.
     Abort,
+    /// `/berserk`: in a tournament game, before your first action, halve your clock
+    /// and give up its increment (a win with enough turns then earns a point more).
+    Berserk,
     /// `/who`: who is at the table.
     Who,
     /// `/help`: the list of commands.
@@ -273,6 +276,11 @@ pub struct ClockView {
     #[ts(optional)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub vacation: Option<Pair<Option<u32>>>,
+    /// In a tournament game with a clock, whether each player berserked (halved their
+    /// clock, without increment); absent in other games, where nobody can.
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub berserk: Option<Pair<bool>>,
 }
 
 /// The pieces on the board, as lists of points (`e5`, …).
@@ -626,6 +634,12 @@ pub enum TableEvent {
     GameOver {
         /// How.
         result: ResultView,
+    },
+    /// `color` berserked: their clock lost half of the allowance, and they get no
+    /// increment.
+    Berserk {
+        /// Who.
+        color: SeatColor,
     },
     /// The game was aborted: it ends without a result and is not archived.
     Aborted {

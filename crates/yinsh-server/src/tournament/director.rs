@@ -190,6 +190,7 @@ async fn end_of(ctx: &Ctx, game: GameId) -> StoreResult<Result<Option<GameEnd>, 
         game: Some(game),
         ending,
         turns: u32::try_from(turns).unwrap_or(u32::MAX),
+        berserk: stored.berserk,
         ended_at: result.finished_at,
     })))
 }
@@ -200,6 +201,7 @@ async fn hear(ctx: &Ctx, live: &mut Live, table: &str, game: Option<GameId>) -> 
         game: None,
         ending: Ending::Aborted,
         turns: 0,
+        berserk: Default::default(),
         ended_at: crate::now_ms(),
     };
     let end = match game {
@@ -285,6 +287,7 @@ async fn look_for_unheard(ctx: &Ctx, live: &mut Live, now: i64) -> StoreResult<(
                 game: None,
                 ending: Ending::Aborted,
                 turns: 0,
+                berserk: Default::default(),
                 ended_at: now,
             },
             None => continue,

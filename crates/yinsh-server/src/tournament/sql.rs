@@ -14,7 +14,8 @@ use crate::vocab::{GameId, PlayerId};
 const ARENA: &str =
     "id, name, created_by, creator, settings, starts_at, ends_at, status, created_at";
 const ENTRANT: &str = "player_id, name, bot, rating, joined_at, paused";
-const PAIRING: &str = "table_id, white_id, black_id, started_at, game_id, winner, turns, ended_at";
+const PAIRING: &str = "table_id, white_id, black_id, started_at, game_id, winner, turns, \
+                       white_berserk, black_berserk, ended_at";
 
 fn arena_row(row: &AnyRow) -> StoreResult<StoredArena> {
     let settings: String = row.try_get("settings")?;
@@ -59,10 +60,15 @@ fn pairing_row(row: &AnyRow) -> StoreResult<StoredPairing> {
             let game: Option<i64> = row.try_get("game_id")?;
             let turns: Option<i64> = row.try_get("turns")?;
             let ended_at: Option<i64> = row.try_get("ended_at")?;
+            let flag = |name: &str| -> StoreResult<bool> { Ok(row.try_get::<i64, _>(name)? != 0) };
             Some(GameEnd {
                 game: game.map(GameId),
                 ending,
                 turns: turns.unwrap_or(0).clamp(0, i64::from(u32::MAX)) as u32,
+                berserk: yinsh::ByColor {
+                    white: flag("white_berserk")?,
+                    black: flag("black_berserk")?,
+                },
                 ended_at: ended_at.unwrap_or(0),
             })
         }
@@ -271,7 +277,8 @@ impl TournamentStore for SqlStore {
     ) -> StoreFuture<'a, bool> {
         Box::pin(async move {
             let done = sqlx::query(
-                "UPDATE tournament_games SET game_id = $3, winner = $4, turns = $5, ended_at = $6 \
+                "UPDATE tournament_games SET game_id = $3, winner = $4, turns = $5, \
+                 white_berserk = $6, black_berserk = $7, ended_at = $8 \
                  WHERE tournament_id = $1 AND table_id = $2 AND winner IS NULL",
             )
             .bind(id)
@@ -279,6 +286,8 @@ impl TournamentStore for SqlStore {
             .bind(end.game.map(|g| g.0))
             .bind(end.ending.as_str())
             .bind(i64::from(end.turns))
+            .bind(i64::from(end.berserk.white))
+            .bind(i64::from(end.berserk.black))
             .bind(end.ended_at)
             .execute(&self.pool)
             .await?;

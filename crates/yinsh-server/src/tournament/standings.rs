@@ -89,15 +89,16 @@ pub fn standings(
         };
         // Turns alternate from White's first ring placement.
         let own = [end.turns.div_ceil(2), end.turns / 2];
-        for ((i, outcome), (own_turns, opponent)) in [(w, white), (b, black)]
-            .into_iter()
-            .zip([(own[0], b), (own[1], w)])
-        {
+        let sides = [
+            (w, white, own[0], end.berserk.white, b),
+            (b, black, own[1], end.berserk.black, w),
+        ];
+        for (i, outcome, own_turns, berserk, opponent) in sides {
             sheets[i].add(
                 rules,
                 Played {
                     outcome,
-                    berserk: false,
+                    berserk,
                     own_turns,
                     turns: end.turns,
                 },
@@ -170,6 +171,7 @@ mod tests {
                 game: None,
                 ending,
                 turns: 40,
+                berserk: Default::default(),
                 ended_at: at,
             }),
         }
@@ -202,5 +204,18 @@ mod tests {
         assert_eq!((two.games, two.points), (1, 0));
         assert_eq!(two.playing.as_deref(), Some("d"));
         assert_eq!(one.playing, None);
+    }
+
+    #[test]
+    fn a_berserked_win_earns_its_point_and_a_berserked_loss_nothing() {
+        let entrants = [entrant(1, 1500), entrant(2, 1500)];
+        let mut won = game("a", 1, 2, Some(Ending::White), 10);
+        won.end.as_mut().unwrap().berserk = yinsh::ByColor {
+            white: true,
+            black: true,
+        };
+        let lines = standings(&entrants, &[won], &ArenaRules::default());
+        assert_eq!((lines[0].player, lines[0].points), (PlayerId(1), 3));
+        assert_eq!((lines[1].player, lines[1].points), (PlayerId(2), 0));
     }
 }

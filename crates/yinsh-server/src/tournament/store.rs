@@ -139,6 +139,8 @@ pub struct GameEnd {
     pub ending: Ending,
     /// The turns played (ring placements and ring moves, both players').
     pub turns: u32,
+    /// Whether each berserked.
+    pub berserk: yinsh::ByColor<bool>,
     /// When it ended.
     pub ended_at: i64,
 }

@@ -49,6 +49,7 @@ pub(super) async fn command(
     let request = match what.as_str() {
         "resign" => TableRequest::Command(Command::Resign),
         "abort" => TableRequest::Command(Command::Abort),
+        "berserk" => TableRequest::Command(Command::Berserk),
         "claim-victory" => TableRequest::Command(Command::Claim { draw: false }),
         "claim-draw" => TableRequest::Command(Command::Claim { draw: true }),
         "chat" => match form {

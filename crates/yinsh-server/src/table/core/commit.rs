@@ -271,6 +271,18 @@ impl Core {
                     reply: Ok(Msg::new("played")),
                 }
             }
+            Pending::Berserk { color, .. } => {
+                let game = self.game.as_mut().expect("a running game");
+                if let Some(clocks) = game.clocks.as_mut() {
+                    clocks.berserk(color);
+                }
+                Effects {
+                    events: vec![TableEvent::Berserk {
+                        color: color.into(),
+                    }],
+                    reply: Ok(Msg::new("berserked")),
+                }
+            }
             Pending::Abort { by, .. } => {
                 self.game = None;
                 self.claim_open = None;

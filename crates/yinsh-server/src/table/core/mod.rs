@@ -288,6 +288,10 @@ enum Pending {
         color: Color,
         at: Instant,
     },
+    Berserk {
+        color: Color,
+        at: Instant,
+    },
 }
 
 impl Pending {
@@ -298,7 +302,8 @@ impl Pending {
             | Pending::Takeback { at, .. }
             | Pending::Result { at, .. }
             | Pending::Abort { at, .. }
-            | Pending::Vacation { at, .. } => Some(*at),
+            | Pending::Vacation { at, .. }
+            | Pending::Berserk { at, .. } => Some(*at),
         }
     }
 }
@@ -431,6 +436,18 @@ impl Core {
                 c
             });
             game.push(r.action, r.after, clocks);
+        }
+        // Berserk: no increment any more, and a clock not yet stopped after the
+        // berserker's own action is halved again.
+        for color in [Color::White, Color::Black] {
+            let acted = (0..game.actions.len()).any(|i| game.replay(i).turn() == color);
+            if let Some(clocks) = game.clocks.as_mut().filter(|_| stored.berserk[color]) {
+                if acted {
+                    clocks.berserk[color] = true;
+                } else {
+                    clocks.berserk(color);
+                }
+            }
         }
         game.takebacks = stored.takebacks;
         // Vacation spent on the action awaited lengthens its turn again (before the time

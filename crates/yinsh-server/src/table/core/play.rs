@@ -73,6 +73,7 @@ impl Core {
             Command::Accept => return self.answer(player, true, now),
             Command::Decline => return self.answer(player, false, now),
             Command::Claim { draw } => return self.claim(player, draw, now),
+            Command::Berserk => return self.berserk(player, now),
             Command::Abort => {
                 return match self.playing(player) {
                     Ok(color) if self.abortable() => self.decide_abort(Some(color), now),
@@ -508,6 +509,30 @@ impl Core {
             return Decision::refuse(Refusal::Stale);
         };
         self.play(turn.color, action, now)
+    }
+
+    /// `/berserk` (docs/tournaments.md): in a timed tournament game, before the
+    /// player's own first action, once.
+    pub(super) fn berserk(&mut self, player: &Player, now: Now) -> Decision {
+        let color = match self.playing(player) {
+            Ok(c) => c,
+            Err(r) => return Decision::refuse(r),
+        };
+        let game = self.game.as_ref().expect("a running game");
+        let Some(clocks) = game.clocks.filter(|c| !c.per_turn) else {
+            return Decision::refuse(Refusal::CannotBerserk);
+        };
+        // The player's own actions so far: White's first is the game's first.
+        let acted = (0..game.actions.len()).any(|i| game.replay(i).turn() == color);
+        if self.options.tournament.is_none() || clocks.berserk[color] || acted {
+            return Decision::refuse(Refusal::CannotBerserk);
+        }
+        self.in_flight = Some(Pending::Berserk { color, at: now.at });
+        Decision::Commit(Commit::Game {
+            game: game.id,
+            write: GameWrite::Berserk(color),
+            log: self.options.log,
+        })
     }
 
     pub(super) fn offer_draw(&mut self, player: &Player, now: Now) -> Decision {

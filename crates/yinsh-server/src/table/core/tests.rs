@@ -40,8 +40,28 @@ struct Harness {
 impl Harness {
     /// Two people seated (white, black) at a table with `options`, both present.
     fn new(options: TableOptions) -> Harness {
+        let mut h = Harness::empty(options);
+        let (w, b) = (h.white.clone(), h.black.clone());
+        h.cmd(&w, Command::Join { color: None }).unwrap();
+        h.cmd(&b, Command::Join { color: None }).unwrap();
+        h
+    }
+
+    /// Two people paired (white, black) at a new table with `options`, their game
+    /// begun, both present (as a seek, a challenge or a tournament pairs them).
+    fn paired(options: TableOptions) -> Harness {
+        let mut h = Harness::empty(options);
+        let (w, b) = (h.white.clone(), h.black.clone());
+        let d = h.core.start_paired(w, b, h.at());
+        h.run(d).unwrap();
+        h.set_online(&[1, 2, 3]);
+        h
+    }
+
+    /// A table with `options` and nobody seated; three people online.
+    fn empty(options: TableOptions) -> Harness {
         let now = Instant::now();
-        let mut h = Harness {
+        Harness {
             core: Core::new(
                 "t1".into(),
                 options,
@@ -62,11 +82,7 @@ impl Harness {
             online: vec![PlayerId(1), PlayerId(2), PlayerId(3)],
             vacation: std::collections::HashMap::new(),
             vacation_spent: std::collections::HashMap::new(),
-        };
-        let (w, b) = (h.white.clone(), h.black.clone());
-        h.cmd(&w, Command::Join { color: None }).unwrap();
-        h.cmd(&b, Command::Join { color: None }).unwrap();
-        h
+        }
     }
 
     fn timed(minutes: u32, increment: u32) -> Harness {
@@ -872,6 +888,7 @@ fn stored_game(actions: Vec<StoredAction>) -> StoredGame {
         result: None,
         wake_at: None,
         vacation: Default::default(),
+        berserk: ByColor::default(),
     }
 }
 
@@ -1516,4 +1533,68 @@ fn a_tournament_table_plays_the_game_its_tournament_paired_and_no_other() {
     );
     assert_eq!(h.core.options(), &options, "nothing changed");
     assert!(h.core.game().is_none());
+}
+
+fn arena_options() -> TableOptions {
+    TableOptions {
+        time: Some(TimeSetting {
+            minutes: 3,
+            increment: 2,
+        }),
+        tournament: Some("arena123".to_owned()),
+        ..TableOptions::default()
+    }
+}
+
+#[test]
+fn a_berserk_halves_the_players_clock_and_takes_its_increment_before_their_first_action() {
+    let mut h = Harness::paired(arena_options());
+    let (w, b) = (h.white.clone(), h.black.clone());
+    assert_eq!(
+        h.cmd(&h.guest.clone(), Command::Berserk),
+        Err(Refusal::NotSeated)
+    );
+    h.cmd(&w, Command::Berserk).unwrap();
+    assert_eq!(
+        h.count(|e| matches!(
+            e,
+            TableEvent::Berserk {
+                color: SeatColor::White
+            }
+        )),
+        1
+    );
+    assert_eq!(h.remaining().white, Duration::from_secs(90));
+    // Once only.
+    assert_eq!(h.cmd(&w, Command::Berserk), Err(Refusal::CannotBerserk));
+    h.advance(Duration::from_secs(10));
+    h.play("e3");
+    // No increment for the berserker; the opponent keeps theirs.
+    assert_eq!(h.remaining().white, Duration::from_secs(80));
+    // Black may still, before their own first action; not after it.
+    h.cmd(&b, Command::Berserk).unwrap();
+    assert_eq!(h.remaining().black, Duration::from_secs(90));
+    h.play("a2");
+    assert_eq!(h.remaining().black, Duration::from_secs(90));
+    h.play("e4");
+    assert_eq!(h.cmd(&w, Command::Berserk), Err(Refusal::CannotBerserk));
+
+    // Only in a tournament game with a clock.
+    let mut h = Harness::timed(3, 2);
+    h.start();
+    let w = h.white.clone();
+    assert_eq!(h.cmd(&w, Command::Berserk), Err(Refusal::CannotBerserk));
+    assert_eq!(h.remaining().white, Duration::from_secs(180));
+}
+
+#[test]
+fn a_restored_berserk_keeps_the_halved_clock_and_no_increment() {
+    let mut stored = stored_game(Vec::new());
+    stored.game.options = arena_options();
+    stored.berserk.white = true;
+    let core = Core::restore(&stored, true, &BotAccounts::default(), Now::present()).unwrap();
+    let clocks = core.game().unwrap().clocks.unwrap();
+    assert_eq!(clocks.remaining.white, Duration::from_secs(90));
+    assert_eq!(clocks.remaining.black, Duration::from_secs(180));
+    assert!(clocks.berserk.white && !clocks.berserk.black);
 }
