@@ -1,8 +1,8 @@
 // An arena from the page (docs/tournaments.md): an account makes one that starts now,
 // joins it; another finds it in the lobby and joins; the director pairs them and both
-// are taken to their table, which links back to the arena; one resigns, and the
-// standings give the winner 2 points. The tournament list, the arena page and the
-// lobby's box at a laptop's size and a phone's.
+// are taken to their table, which links back to the arena; White goes berserk; one
+// resigns, and the standings give the winner 2 points. The tournament list, the arena
+// page and the lobby's box at a laptop's size and a phone's.
 
 import { expect, test } from "@playwright/test";
 import { colorOf, expectNoPageErrors, expectNoSidewaysScroll, playFirstRings, registered, resign, screenshot } from "./helpers";
@@ -43,6 +43,11 @@ test("two accounts play a game of an arena made from the page", async ({ browser
   await expect(ann.page).toHaveURL(/#\/table\//, { timeout: 15_000 });
   await expect(bob.page).toHaveURL(/#\/table\//, { timeout: 15_000 });
   await expect(ann.page.getByTestId("table-arena")).toBeVisible();
+  // White goes berserk before the first ring: half the clock (3+2 → 1:30).
+  const white = (await colorOf(ann.page)) === "white" ? ann.page : bob.page;
+  await white.getByTestId("berserk").click();
+  await expect(white.getByTestId("clock-white")).toHaveText(/^1:(30|2\d)$/);
+  await expect(white.getByTestId("berserk")).toHaveCount(0);
   await playFirstRings(ann.page, bob.page);
   const loser = (await colorOf(ann.page)) === "black" ? ann.page : bob.page;
   const winnerName = loser === ann.page ? bobName : annName;
