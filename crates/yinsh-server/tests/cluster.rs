@@ -954,3 +954,94 @@ async fn an_asleep_table_is_woken_at_its_node_from_any_node_and_survives_a_takeo
     white.act(&table, "e4").await.expect("played on at b");
     assert!(b.ctx.lobby.get(&table).is_some());
 }
+
+/// An arena's director is the node alive longest. When it dies the next one directs:
+/// the game the dead node paired goes on at the node that takes its table, its end is
+/// scored there, and the waiting players are paired by the new director.
+#[tokio::test]
+async fn an_arena_goes_on_when_its_directors_node_dies() {
+    use crate::bot::{Lines, account, post};
+    use crate::tournament::{game_start, standing};
+
+    let Some(url) = postgres_database("arenafail").await else {
+        return;
+    };
+    let (mut a, b) = two_nodes(&url, "da", "db").await;
+    let scopes = ["tournament:write", "board:play"];
+    let mut players = Vec::new();
+    for name in ["Ann", "Ben", "Cat"] {
+        players.push((name, account(&b, name, &scopes).await.1));
+    }
+    let ann = players[0].1.clone();
+    let form = "name=Failover&minutes=30&clockTime=5&waitMinutes=0&rated=false";
+    let (status, body) = post(&a, &ann, "/api/tournament", form).await;
+    assert_eq!(status, 200, "{body}");
+    let id = body["id"].as_str().unwrap().to_owned();
+    // Ann and Ben join and follow their events at node b; they are paired by node a.
+    let mut events = Vec::new();
+    for (_, token) in &players[..2] {
+        let (status, _) = post(&a, token, &format!("/api/tournament/{id}/join"), "").await;
+        assert_eq!(status, 200);
+        events.push(Lines::open(b.addr, "/api/stream/event", token).await.1);
+    }
+    let (table, ann_color) = game_start(&mut events[0]).await;
+    assert_eq!(game_start(&mut events[1]).await.0, table);
+    let owner = |t: String| {
+        let store = b.store.clone();
+        async move { store.table_owner(&t).await.unwrap().map(|o| o.node) }
+    };
+    assert_eq!(owner(table.clone()).await.as_deref(), Some("da"));
+    // Cat joins too, and waits (nobody else is free).
+    let (status, _) = post(&a, &players[2].1, &format!("/api/tournament/{id}/join"), "").await;
+    assert_eq!(status, 200);
+    events.push(
+        Lines::open(b.addr, "/api/stream/event", &players[2].1)
+            .await
+            .1,
+    );
+
+    // Node a dies.
+    a.node.as_ref().unwrap().halt();
+    a.stop().await;
+    let waited = std::time::Instant::now();
+    while owner(table.clone()).await.as_deref() != Some("db") {
+        assert!(waited.elapsed() < Duration::from_secs(10), "not taken over");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    // The event streams that watched the table at node a were cut off with it: the
+    // programs follow their events again (as `yinsh bot` does), and Black resigns at
+    // node b, which has the table now.
+    for (i, (_, token)) in players[..2].iter().enumerate() {
+        events[i] = Lines::open(b.addr, "/api/stream/event", token).await.1;
+    }
+    let black = if ann_color == "black" { 0 } else { 1 };
+    let resign = format!("/api/board/game/{table}/resign");
+    loop {
+        let (status, body) = post(&b, &players[black].1, &resign, "").await;
+        if status == 200 {
+            break;
+        }
+        assert!(
+            waited.elapsed() < Duration::from_secs(20),
+            "{status} {body}"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    // Node b directs now: the end is scored, and Cat is paired with one of them.
+    let white = players[1 - black].0;
+    for _ in 0..200 {
+        let lines = standing(&b, &id).await;
+        if lines[0].1 == 2 {
+            assert_eq!(lines[0].0, white);
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(
+        standing(&b, &id).await[0],
+        (white.to_owned(), 2, "2".to_owned())
+    );
+    let (next, _) = game_start(&mut events[2]).await;
+    assert_ne!(next, table);
+    assert_eq!(owner(next).await.as_deref(), Some("db"));
+}

@@ -15,7 +15,7 @@ async fn get(server: &TestServer, path: &str) -> (u16, Value) {
 }
 
 /// The standing's lines of arena `id`, as (name, score, sheet scores).
-async fn standing(server: &TestServer, id: &str) -> Vec<(String, u64, String)> {
+pub(crate) async fn standing(server: &TestServer, id: &str) -> Vec<(String, u64, String)> {
     let (status, body) = get(server, &format!("/api/tournament/{id}")).await;
     assert_eq!(status, 200, "{body}");
     body["standing"]["players"]
@@ -49,7 +49,7 @@ async fn standing_until(
 }
 
 /// The next game started on a player's event stream: its table and colour.
-async fn game_start(events: &mut Lines) -> (String, String) {
+pub(crate) async fn game_start(events: &mut Lines) -> (String, String) {
     let start = events.until("gameStart").await;
     (
         start["game"]["id"].as_str().unwrap().to_owned(),
@@ -287,7 +287,8 @@ async fn games_whose_end_was_not_heard_are_found_in_the_store() {
     let store = server.store.clone();
     let now = yinsh_server::now_ms();
     let mut ids = Vec::new();
-    for name in ["Eve", "Fay"] {
+    let names = ["Eve", "Fay", "Gus", "Hal"];
+    for name in names {
         account(&server, name, &["tournament:write"]).await;
         ids.push(store.player_named(name).await.unwrap().unwrap().player.id);
     }
@@ -312,7 +313,7 @@ async fn games_whose_end_was_not_heard_are_found_in_the_store() {
         created_at: now - 120_000,
     };
     assert!(store.create_arena(&arena, 3).await.unwrap());
-    for (i, name) in ["Eve", "Fay"].into_iter().enumerate() {
+    for (i, name) in names.into_iter().enumerate() {
         let entrant = StoredEntrant {
             player: ids[i],
             name: name.to_owned(),
@@ -323,22 +324,24 @@ async fn games_whose_end_was_not_heard_are_found_in_the_store() {
         };
         store.join(&arena.id, &entrant).await.unwrap();
     }
-    let pairing = |table: &str, ago: i64| StoredPairing {
+    let pairing = |table: &str, (w, b): (usize, usize), ago: i64| StoredPairing {
         table: table.to_owned(),
-        white: ids[0],
-        black: ids[1],
+        white: ids[w],
+        black: ids[b],
         started_at: now - ago,
         end: None,
     };
-    // Eve's win, stored by a table elsewhere; and a game that never began.
-    store
-        .add_pairing(&arena.id, &pairing("t000001", 30_000))
-        .await
-        .unwrap();
-    store
-        .add_pairing(&arena.id, &pairing("t000002", 90_000))
-        .await
-        .unwrap();
+    // Eve's win, stored by a table elsewhere; and a game of Gus and Hal that never
+    // began.
+    let kept = |p: StoredPairing| {
+        let store = store.clone();
+        let id = arena.id.clone();
+        async move { store.add_pairing(&id, &p).await.unwrap() }
+    };
+    assert!(kept(pairing("t000001", (0, 1), 30_000)).await);
+    assert!(kept(pairing("t000002", (2, 3), 90_000)).await);
+    // Nobody plays two games of an arena at once: a second pairing of Eve is refused.
+    assert!(!kept(pairing("t000003", (2, 0), 0)).await);
     let seat = |i: usize, name: &str| SeatRecord {
         player_id: Some(ids[i]),
         name: name.to_owned(),
@@ -382,7 +385,8 @@ async fn games_whose_end_was_not_heard_are_found_in_the_store() {
 
     let lines = standing_until(&server, &arena.id, |l| l.first().is_some_and(|l| l.1 == 2)).await;
     assert_eq!(lines[0], ("Eve".to_owned(), 2, "2".to_owned()));
-    assert_eq!(lines[1], ("Fay".to_owned(), 0, "0".to_owned()));
+    let fay = lines.iter().find(|l| l.0 == "Fay").unwrap();
+    assert_eq!(fay, &("Fay".to_owned(), 0, "0".to_owned()));
     let pairings = store.pairings(&arena.id).await.unwrap();
     let ending = |table: &str| {
         pairings
@@ -394,6 +398,9 @@ async fn games_whose_end_was_not_heard_are_found_in_the_store() {
     use yinsh_server::tournament::store::Ending;
     assert_eq!(ending("t000001"), Some(Ending::White));
     assert_eq!(ending("t000002"), Some(Ending::Aborted));
+    assert!(pairings.iter().all(|p| p.table != "t000003"));
+    // Her game over, Eve may be paired again.
+    assert!(kept(pairing("t000004", (0, 2), 0)).await);
 }
 
 /// The server makes the next hourly and daily arenas by itself, once each, across a

@@ -50,6 +50,16 @@ CREATE TABLE tournament_games (
     PRIMARY KEY (tournament_id, table_id)
 );
 
+-- Who plays an unended game of a tournament now, and where: one row a player, so
+-- that no player is ever paired twice at once (two directors of a cluster deciding in
+-- the same moment included). Made with the game's row, gone when its end is kept.
+CREATE TABLE tournament_seats (
+    tournament_id TEXT NOT NULL REFERENCES tournaments (id),
+    player_id BIGINT NOT NULL,
+    table_id TEXT NOT NULL,
+    PRIMARY KEY (tournament_id, player_id)
+);
+
 -- A game that ended unheard (on another node, or as the director restarted) is found
 -- by its table.
 CREATE INDEX games_table ON games (table_id);

@@ -383,10 +383,16 @@ async fn open_game(
         started_at: now,
         end: None,
     };
-    ctx.stores
+    if !ctx
+        .stores
         .tournaments
         .add_pairing(&live.arena.id, &pairing)
-        .await?;
+        .await?
+    {
+        // One of them plays already (another director paired them): read it all again.
+        ctx.tournaments.changed();
+        return Ok(());
+    }
     live.pairings.push(pairing);
     live.score();
     let player = |p: PlayerId| {

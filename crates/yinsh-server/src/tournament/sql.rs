@@ -251,8 +251,24 @@ impl TournamentStore for SqlStore {
         })
     }
 
-    fn add_pairing<'a>(&'a self, id: &'a str, pairing: &'a StoredPairing) -> StoreFuture<'a, ()> {
+    fn add_pairing<'a>(&'a self, id: &'a str, pairing: &'a StoredPairing) -> StoreFuture<'a, bool> {
         Box::pin(async move {
+            let mut tx = self.pool.begin_with(self.backend.begin()).await?;
+            for player in [pairing.white, pairing.black] {
+                let seated = sqlx::query(
+                    "INSERT INTO tournament_seats (tournament_id, player_id, table_id) \
+                     VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
+                )
+                .bind(id)
+                .bind(player.0)
+                .bind(&pairing.table)
+                .execute(&mut *tx)
+                .await?;
+                if seated.rows_affected() == 0 {
+                    // Playing already: nothing is kept (the transaction rolls back).
+                    return Ok(false);
+                }
+            }
             sqlx::query(
                 "INSERT INTO tournament_games \
                  (tournament_id, table_id, white_id, black_id, started_at) \
@@ -263,9 +279,10 @@ impl TournamentStore for SqlStore {
             .bind(pairing.white.0)
             .bind(pairing.black.0)
             .bind(pairing.started_at)
-            .execute(&self.pool)
+            .execute(&mut *tx)
             .await?;
-            Ok(())
+            tx.commit().await?;
+            Ok(true)
         })
     }
 
@@ -276,6 +293,7 @@ impl TournamentStore for SqlStore {
         end: GameEnd,
     ) -> StoreFuture<'a, bool> {
         Box::pin(async move {
+            let mut tx = self.pool.begin_with(self.backend.begin()).await?;
             let done = sqlx::query(
                 "UPDATE tournament_games SET game_id = $3, winner = $4, turns = $5, \
                  white_berserk = $6, black_berserk = $7, ended_at = $8 \
@@ -289,8 +307,14 @@ impl TournamentStore for SqlStore {
             .bind(i64::from(end.berserk.white))
             .bind(i64::from(end.berserk.black))
             .bind(end.ended_at)
-            .execute(&self.pool)
+            .execute(&mut *tx)
             .await?;
+            sqlx::query("DELETE FROM tournament_seats WHERE tournament_id = $1 AND table_id = $2")
+                .bind(id)
+                .bind(table)
+                .execute(&mut *tx)
+                .await?;
+            tx.commit().await?;
             Ok(done.rows_affected() > 0)
         })
     }

@@ -210,8 +210,9 @@ pub trait TournamentStore: Send + Sync + 'static {
     /// Everyone who joined `id`, in the order they joined.
     fn entrants<'a>(&'a self, id: &'a str) -> StoreFuture<'a, Vec<StoredEntrant>>;
 
-    /// Keeps a new game of `id` (before its table opens).
-    fn add_pairing<'a>(&'a self, id: &'a str, pairing: &'a StoredPairing) -> StoreFuture<'a, ()>;
+    /// Keeps a new game of `id` (before its table opens): whether it was kept, which it
+    /// is not when either player is in an unended game of `id` already.
+    fn add_pairing<'a>(&'a self, id: &'a str, pairing: &'a StoredPairing) -> StoreFuture<'a, bool>;
 
     /// Keeps the end of the game at `table` of `id`: whether it had not ended yet (an
     /// end kept twice counts once).
