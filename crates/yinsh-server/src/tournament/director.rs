@@ -85,6 +85,8 @@ async fn run(ctx: Ctx, schedule: Vec<Scheduled>) {
             _ = ctx.tournaments.shared.wake.notified() => {}
         }
         if !directs(&ctx).await {
+            // The director elsewhere finds the ends of games played here in the store.
+            ctx.tournaments.take_ended();
             arenas.clear();
             loaded = None;
             continue;

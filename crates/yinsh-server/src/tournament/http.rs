@@ -158,7 +158,15 @@ fn arena_of(form: &NewArena, creator: &Player, now: i64) -> Result<StoredArena, 
     let ahead = DAYS_AHEAD * 86_400_000;
     let starts_at = match (&form.start_date, &form.wait_minutes) {
         (Some(_), Some(_)) => return Err(bad("give startDate or waitMinutes, not both")),
-        (Some(_), None) => number(&form.start_date, "startDate", now..=now + ahead, None)?,
+        (Some(text), None) => match text.trim().parse::<i64>() {
+            Ok(at) if (now..=now + ahead).contains(&at) => at,
+            _ => {
+                return Err(bad(format!(
+                    "startDate is a time to come within {DAYS_AHEAD} days, in milliseconds \
+                     since 1970"
+                )));
+            }
+        },
         (None, _) => {
             now + number(&form.wait_minutes, "waitMinutes", 0..=60 * 24, Some(5))? * 60_000
         }
