@@ -83,6 +83,9 @@ pub struct BotArgs {
 const MARGIN: Duration = Duration::from_millis(800);
 /// Waits after a network error, growing to the last.
 const BACKOFF: [u64; 5] = [1, 2, 5, 10, 20];
+/// Waits, in milliseconds, before a move refused for the token's request budget (429)
+/// is sent again.
+const RATE_LIMITED: [u64; 6] = [250, 500, 1000, 1000, 2000, 2000];
 
 /// What the bridge shares between its event stream and its games.
 struct State {
@@ -410,7 +413,16 @@ async fn game(
         .await?;
         debug_assert!(pos.is_legal(best), "the engine bridge checks its answers");
         let path = format!("/api/bot/game/{table}/move/{best}");
-        let (status, answer) = post_form(&state.addr, &state.args.token, &path, "").await?;
+        let (mut status, mut answer) = post_form(&state.addr, &state.args.token, &path, "").await?;
+        // Over the token's request budget (a fast game): wait for it to fill, and send
+        // the move again rather than lose on time.
+        for wait in RATE_LIMITED {
+            if status != 429 {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(wait)).await;
+            (status, answer) = post_form(&state.addr, &state.args.token, &path, "").await?;
+        }
         if status != 200 {
             // Stale (a takeback, the game ended meanwhile): the next state tells.
             state.say(&format!(
