@@ -422,17 +422,18 @@ async fn an_hourly_and_a_daily_arena_are_always_coming() {
             })
             .collect()
     };
-    let mut first = Vec::new();
+    // Started twice on the same database: one of each coming both times (made once).
     for _ in 0..2 {
         let mut server = TestServer::on(&url, crate::common::fast_config()).await;
-        let mut arenas = Vec::new();
         for _ in 0..100 {
-            arenas = coming(&get(&server, "/api/tournament").await.1);
-            if arenas.len() >= 2 {
+            if coming(&get(&server, "/api/tournament").await.1).len() >= 2 {
                 break;
             }
             tokio::time::sleep(std::time::Duration::from_millis(50)).await;
         }
+        // The director has looked by now (it does at once): nothing more was made.
+        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+        let arenas = coming(&get(&server, "/api/tournament").await.1);
         let mut names: Vec<&str> = arenas.iter().map(|(n, _)| n.as_str()).collect();
         names.sort();
         assert_eq!(names, ["Daily Arena", "Hourly Arena"], "{arenas:?}");
@@ -447,11 +448,6 @@ async fn an_hourly_and_a_daily_arena_are_always_coming() {
         assert_eq!(hourly["createdBy"], "yinsh");
         assert_eq!(hourly["clock"]["limit"], 180);
         assert!(hourly["secondsToStart"].as_i64().unwrap() <= 3600);
-        if first.is_empty() {
-            first = arenas;
-        } else {
-            assert_eq!(arenas, first, "made once, across the restart");
-        }
         server.stop().await;
     }
 }
