@@ -68,6 +68,8 @@ export function mountTournament(root: HTMLElement, conn: Connection, id: string)
   const kind = h("p", { class: "arena-kind-line", "data-testid": "arena-kind" });
   const when = h("p", { class: "arena-countdown", "data-testid": "arena-countdown", "aria-live": "off" });
   const status = h("p", { class: "message", role: "alert", "data-testid": "arena-page-message" });
+  /** Why a join or withdrawal was refused (kept until the next one). */
+  const refused = h("p", { class: "message", role: "alert", "data-testid": "arena-refused" });
   const actions = h("div", { class: "arena-actions" });
   const mine = h("div", { class: "arena-me", "data-testid": "arena-me" });
   const podium = h("div", { class: "podium", "data-testid": "podium" });
@@ -86,6 +88,7 @@ export function mountTournament(root: HTMLElement, conn: Connection, id: string)
       h("p", { class: "back" }, h("a", { href: "#/tournaments" }, t("arena.all"))),
       h("div", { class: "arena-head" }, h("div", {}, title, kind, when), actions),
       status,
+      refused,
       mine,
       podium,
       table,
@@ -128,10 +131,11 @@ export function mountTournament(root: HTMLElement, conn: Connection, id: string)
 
   async function change(what: "join" | "withdraw"): Promise<void> {
     busy = true;
+    refused.textContent = "";
     if (view) draw(view);
     const answer = await api<unknown>("POST", `/api/tournament/${encodeURIComponent(id)}/${what}`);
     busy = false;
-    if (!answer.ok) status.textContent = answer.error ?? t("arena.failed", { status: answer.status });
+    if (!answer.ok) refused.textContent = answer.error ?? t("arena.failed", { status: answer.status });
     await load();
   }
 
