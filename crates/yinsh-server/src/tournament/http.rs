@@ -24,10 +24,11 @@ use super::protocol::{
     Standing, StandingLine,
 };
 use super::standings::{Line, standings};
-use super::store::{ArenaSettings, Joined, Status, StoredArena, StoredEntrant};
+use super::store::{ArenaSettings, Joined, Status, StoredArena, StoredEntrant, TournamentStore};
 use crate::account::http::{bearer, session_of};
 use crate::account::session::is_guest_name;
 use crate::account::store::Player;
+use crate::bot::http::form_or_default;
 use crate::http::app::{App, same_origin};
 use crate::http::error::ApiError;
 use crate::protocol::{TableOptions, TimeSetting, VariantName};
@@ -207,15 +208,6 @@ fn arena_of(form: &NewArena, creator: &Player, now: i64) -> Result<StoredArena, 
     })
 }
 
-/// A form's fields, none when the request has no form.
-fn form_or_default<T: Default>(form: Result<Form<T>, FormRejection>) -> Result<T, ApiError> {
-    match form {
-        Ok(Form(form)) => Ok(form),
-        Err(FormRejection::InvalidFormContentType(_)) => Ok(T::default()),
-        Err(e) => Err(bad(e.body_text())),
-    }
-}
-
 /// `POST /api/tournament` (form: `name`, `clockTime`, `clockIncrement`, `minutes`,
 /// `startDate` or `waitMinutes`, `variant`, `rated`, `bots`): a new arena, 200 with it.
 async fn create(
@@ -322,16 +314,21 @@ async fn list(State(app): State<App>) -> Result<Json<ArenaList>, ApiError> {
     Ok(Json(list))
 }
 
+/// Arena `id`, or 404.
+async fn arena_or_404(store: &dyn TournamentStore, id: &str) -> Result<StoredArena, ApiError> {
+    store
+        .arena(id)
+        .await?
+        .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, "no such tournament"))
+}
+
 /// An arena, its players and its standings, or 404.
 async fn load(
     app: &App,
     id: &str,
 ) -> Result<(StoredArena, Vec<StoredEntrant>, Vec<Line>), ApiError> {
     let store = &app.ctx.stores.tournaments;
-    let arena = store
-        .arena(id)
-        .await?
-        .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, "no such tournament"))?;
+    let arena = arena_or_404(store.as_ref(), id).await?;
     let entrants = store.entrants(id).await?;
     let pairings = store.pairings(id).await?;
     let lines = standings(&entrants, &pairings, &ArenaRules::default());
@@ -420,10 +417,7 @@ async fn join(
 ) -> Result<Json<Value>, ApiError> {
     let player = changer(&app, &headers, &["tournament:write", "bot:play"]).await?;
     let store = &app.ctx.stores.tournaments;
-    let arena = store
-        .arena(&id)
-        .await?
-        .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, "no such tournament"))?;
+    let arena = arena_or_404(store.as_ref(), &id).await?;
     if arena.status == Status::Finished {
         return Err(bad("this tournament is over"));
     }
@@ -464,10 +458,7 @@ async fn withdraw(
 ) -> Result<Json<Value>, ApiError> {
     let player = changer(&app, &headers, &["tournament:write", "bot:play"]).await?;
     let store = &app.ctx.stores.tournaments;
-    let arena = store
-        .arena(&id)
-        .await?
-        .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, "no such tournament"))?;
+    let arena = arena_or_404(store.as_ref(), &id).await?;
     let was_in = match arena.status {
         Status::Created => store.leave(&id, player.id).await?,
         Status::Started => store.pause(&id, player.id, true).await?,

@@ -225,7 +225,9 @@ impl Place {
 }
 
 /// A form's fields, the defaults when the request has no form at all, or a 400.
-fn form_or_default<T: Default>(form: Result<Form<T>, FormRejection>) -> Result<T, ApiError> {
+pub(crate) fn form_or_default<T: Default>(
+    form: Result<Form<T>, FormRejection>,
+) -> Result<T, ApiError> {
     match form {
         Ok(Form(form)) => Ok(form),
         Err(FormRejection::InvalidFormContentType(_)) => Ok(T::default()),
